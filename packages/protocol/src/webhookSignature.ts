@@ -1,0 +1,32 @@
+import { Webhook } from 'standardwebhooks';
+
+/**
+ * Standard Webhooks signing (CONTRACT.md §8): `webhook-signature` = `v1,` + base64(HMAC-SHA256(key,
+ * `${id}.${timestamp}.${body}`)), key = base64-decode of the secret after `whsec_`.
+ */
+export interface WebhookHeaders {
+  'webhook-id': string;
+  'webhook-timestamp': string;
+  'webhook-signature': string;
+}
+
+export function signWebhook(secret: string, id: string, timestamp: Date, body: string): WebhookHeaders {
+  const signature = new Webhook(secret).sign(id, timestamp, body);
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+    'webhook-signature': signature,
+  };
+}
+
+/**
+ * Verifies signature and age (the library refuses timestamps more than five minutes away) and returns the
+ * parsed body; throws on any mismatch.
+ */
+export function verifyWebhook(secret: string, body: string, headers: Record<string, string | string[] | undefined>) {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  return new Webhook(secret).verify(body, flat) as unknown;
+}

@@ -1,0 +1,98 @@
+/** Decrypted `data` shapes and plaintext requests of the merchant API, exactly as they cross the wire. */
+
+export const PAYOUT_STATUSES = ['INITIATED', 'PROCESSING', 'PENDING', 'SUCCESS', 'FAILED', 'REFUNDED'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+export const PAYMENT_MODES = ['IMPS', 'NEFT', 'RTGS'] as const;
+export type PaymentMode = (typeof PAYMENT_MODES)[number];
+
+export const COLLECTION_STATUSES = ['INITIATED', 'PENDING', 'SUCCESS', 'FAILED'] as const;
+export type CollectionStatus = (typeof COLLECTION_STATUSES)[number];
+
+export interface PayoutTransactionWire {
+  transaction_id: string;
+  sender_id: string;
+  wallet_id: string;
+  amount: string;
+  payment_mode: PaymentMode;
+  remarks: string;
+  status: PayoutStatus;
+  status_message: string;
+  utr_number: string;
+  callback_url: string;
+  beneficiary: {
+    beneficiary_name: string;
+    beneficiary_acc_number: string;
+    beneficiary_ifsc: string;
+    bank_name: string;
+  };
+  timestamps: { created_at: string; updated_at: string };
+}
+
+export interface BalanceWire {
+  wallet_id: string;
+  balance: string;
+  on_hold: string;
+  currency: 'INR';
+  updated_at: string;
+}
+
+export interface CollectionTransactionWire {
+  senderId: string;
+  txnId: string;
+  walletId: string;
+  requestAmount: string;
+  paymentMode: string;
+  payerVpa: string;
+  utr: string;
+  remarks: string;
+  status: CollectionStatus;
+  statusMessage: string;
+  expiresAt: string;
+  createdAt: string;
+  updatedAt: string;
+  intentUrl?: string;
+}
+
+/** Plaintext of a payout initiation, nested shape (flat shape carries the beneficiary fields at top level). */
+export interface PayoutInitiateRequestWire {
+  sender_id: string;
+  wallet_id: string;
+  payment_mode: string;
+  amount: string | number;
+  beneficiary?: { beneficiary_name: string; beneficiary_acc_number: string; beneficiary_ifsc: string };
+  beneficiary_name?: string;
+  beneficiary_acc_number?: string;
+  beneficiary_ifsc?: string;
+  remarks?: string;
+  callback_url?: string;
+}
+
+export interface CollectionInitiateRequestWire {
+  senderId: string;
+  amount: string | number;
+  remarks?: string;
+  walletId?: string;
+  callbackUrl?: string;
+  payerVpa?: string;
+}
+
+export const WEBHOOK_EVENT_TYPES = [
+  'payout.processing',
+  'payout.pending',
+  'payout.success',
+  'payout.failed',
+  'payout.refunded',
+  'collection.pending',
+  'collection.success',
+  'collection.failed',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Body of a webhook delivery; `data` is the transaction object encrypted with the transaction's scheme. */
+export interface WebhookEventWire {
+  id: string;
+  type: WebhookEventType;
+  created_at: string;
+  data: string;
+}

@@ -1,0 +1,94 @@
+import { resolve } from 'node:path';
+
+export type Mode = 'sandbox' | 'live';
+
+/** Every setting of CONTRACT.md §1 plus a few of our own; all optional in the environment. */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  redisUrl?: string;
+  mode: Mode;
+  adminToken?: string;
+  sandboxStepMs: number;
+  tokenTtlSeconds: number;
+  rateLimitPerMinute: number;
+  /** Delays before the 2nd, 3rd, … delivery attempt, in milliseconds. */
+  webhookRetryScheduleMs: number[];
+  webhookAllowPrivate: boolean;
+  webhookTimeoutMs: number;
+  logLevel: string;
+  collectionTtlMinutes: number;
+  /** Optional fixed JWT signing secret; otherwise one is generated once and kept in the database. */
+  jwtSecret?: string;
+  /** Failed token requests allowed per API key and per client address in a 15-minute window. */
+  tokenFailuresPerKey: number;
+  tokenFailuresPerAddress: number;
+  /** Poll interval of the background worker. */
+  workerPollMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`${variable}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses "5s,30s,2m,1h" (units ms, s, m, h, d) into milliseconds. */
+export function parseDurations(variable: string, text: string): number[] {
+  return text.split(',').map((part) => {
+    const m = /^\s*(\d+)\s*(ms|s|m|h|d)\s*$/.exec(part);
+    if (!m) throw new ConfigError(variable, `"${part}" is not a duration like 30s, 2m or 1h`);
+    return Number(m[1]) * (UNITS[m[2] as string] as number);
+  });
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new ConfigError(name, `expected a whole number ≥ ${min}`);
+  return Number(raw);
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(name, 'expected true or false');
+}
+
+const nonEmpty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const mode = (env.PAYRAIL_MODE || 'sandbox') as Mode;
+  if (mode !== 'sandbox' && mode !== 'live') throw new ConfigError('PAYRAIL_MODE', 'expected sandbox or live');
+  return {
+    port: int(env, 'PORT', 8080),
+    host: env.HOST || '127.0.0.1',
+    databaseUrl: nonEmpty(env.DATABASE_URL),
+    dataDir: resolve(env.PAYRAIL_DATA_DIR || './data'),
+    redisUrl: nonEmpty(env.REDIS_URL),
+    mode,
+    adminToken: nonEmpty(env.PAYRAIL_ADMIN_TOKEN),
+    sandboxStepMs: int(env, 'PAYRAIL_SANDBOX_STEP_MS', 1500),
+    tokenTtlSeconds: int(env, 'PAYRAIL_TOKEN_TTL_SECONDS', 300, 1),
+    rateLimitPerMinute: int(env, 'PAYRAIL_RATE_LIMIT_PER_MINUTE', 200, 1),
+    webhookRetryScheduleMs: parseDurations(
+      'PAYRAIL_WEBHOOK_RETRY_SCHEDULE',
+      env.PAYRAIL_WEBHOOK_RETRY_SCHEDULE || '5s,30s,2m,10m,30m,1h,2h,4h,8h,16h,24h',
+    ),
+    webhookAllowPrivate: bool(env, 'PAYRAIL_WEBHOOK_ALLOW_PRIVATE', mode === 'sandbox'),
+    webhookTimeoutMs: int(env, 'PAYRAIL_WEBHOOK_TIMEOUT_MS', 10_000, 1),
+    logLevel: env.LOG_LEVEL || 'info',
+    collectionTtlMinutes: int(env, 'PAYRAIL_COLLECTION_TTL_MINUTES', 30, 1),
+    jwtSecret: nonEmpty(env.PAYRAIL_JWT_SECRET),
+    tokenFailuresPerKey: int(env, 'PAYRAIL_TOKEN_FAILURES_PER_KEY', 10, 1),
+    tokenFailuresPerAddress: int(env, 'PAYRAIL_TOKEN_FAILURES_PER_ADDRESS', 50, 1),
+    workerPollMs: int(env, 'PAYRAIL_WORKER_POLL_MS', 200, 10),
+  };
+}

@@ -1,0 +1,27 @@
+export type MerchantStatus = 'active' | 'suspended';
+
+export interface Merchant {
+  id: string;
+  name: string;
+  status: MerchantStatus;
+  apiKey: string;
+  secretKey: string;
+  webhookSecret: string;
+  credentialsVersion: number;
+  /** Allowances in paise; null means unlimited. */
+  dailyLimit: bigint | null;
+  monthlyLimit: bigint | null;
+  collectionCallbackUrl: string | null;
+  upiVpa: string | null;
+  upiPayeeName: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface Wallet {
+  id: string;
+  merchantId: string;
+  balance: bigint;
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -1,0 +1,9 @@
+import { ID_PREFIX, type IdKind } from '@payrail/protocol';
+import { monotonicFactory } from 'ulid';
+
+const ulid = monotonicFactory();
+
+/** A new service identifier: type prefix + ULID, time-ordered (CONTRACT.md §2). */
+export function newId(kind: IdKind, now: number = Date.now()): string {
+  return ID_PREFIX[kind] + ulid(now);
+}

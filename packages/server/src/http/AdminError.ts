@@ -1,0 +1,19 @@
+/** An operator API error: `{"error": {"code", "message"}}` with its HTTP status (CONTRACT.md §5). */
+export class AdminError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AdminError';
+  }
+
+  static notFound(what: string) {
+    return new AdminError(404, 'not_found', `${what} not found`);
+  }
+
+  static invalid(message: string) {
+    return new AdminError(400, 'invalid_request', message);
+  }
+}

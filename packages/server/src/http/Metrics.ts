@@ -1,0 +1,53 @@
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/** The Prometheus registry of one server process and the application metrics it exposes at /metrics. */
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly httpDuration = new Histogram({
+    name: 'payrail_http_request_duration_seconds',
+    help: 'HTTP request duration by route, method and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+
+  readonly payoutsInitiated = new Counter({
+    name: 'payrail_payouts_initiated_total',
+    help: 'Payouts accepted by payment mode',
+    labelNames: ['mode'] as const,
+    registers: [this.registry],
+  });
+
+  readonly payoutsRejected = new Counter({
+    name: 'payrail_payouts_rejected_total',
+    help: 'Payout initiations refused, by response code',
+    labelNames: ['code'] as const,
+    registers: [this.registry],
+  });
+
+  readonly payoutTransitions = new Counter({
+    name: 'payrail_payout_transitions_total',
+    help: 'Payout status changes by new status',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly collectionTransitions = new Counter({
+    name: 'payrail_collection_transitions_total',
+    help: 'Collection status changes by new status',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookAttempts = new Counter({
+    name: 'payrail_webhook_attempts_total',
+    help: 'Webhook delivery attempts by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'payrail_' });
+  }
+}

@@ -1,0 +1,68 @@
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { CallbackPolicy } from '../services/CallbackPolicy.ts';
+import type { MerchantService } from '../services/MerchantService.ts';
+import type { TokenService } from '../services/TokenService.ts';
+import type { Database } from '../store/Database.ts';
+import type { Metrics } from './Metrics.ts';
+import { requireAdmin } from './plugins/adminAuth.ts';
+import { registerErrorHandler } from './plugins/errorHandler.ts';
+import { adminMerchantRoutes } from './routes/adminMerchantRoutes.ts';
+import { healthRoutes } from './routes/healthRoutes.ts';
+import { tokenRoutes } from './routes/tokenRoutes.ts';
+import type { TokenThrottle } from './TokenThrottle.ts';
+import './routeContext.ts';
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  metrics: Metrics;
+  adminToken: string;
+  tokens: TokenService;
+  throttle: TokenThrottle;
+  merchants: MerchantService;
+  callbackPolicy: CallbackPolicy;
+}
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** The Fastify application: plugins, then thin routes over the services the composition root built. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Behind a proxy the operator sets this; the address feeds the token-failure limit.
+    trustProxy: false,
+    requestIdHeader: 'x-request-id',
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+  });
+  app.decorateRequest('session', null);
+  registerErrorHandler(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Payrail API', version: '1.0.0', description: 'Merchant payouts and collections' },
+    },
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    deps.metrics.httpDuration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  healthRoutes(app, deps);
+  tokenRoutes(app, deps);
+
+  await app.register(async (admin) => {
+    admin.addHook('onRequest', requireAdmin(deps.adminToken));
+    adminMerchantRoutes(admin, deps);
+  });
+
+  return app;
+}

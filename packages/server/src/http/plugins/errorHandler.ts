@@ -1,0 +1,64 @@
+import { Common, encryptJson, envelope, type CodeDef } from '@payrail/protocol';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { RequestRejected } from '../../domain/RequestRejected.ts';
+import { AdminError } from '../AdminError.ts';
+
+/** Sends a merchant envelope; `data` (a plaintext object) is encrypted with the session's scheme and keys. */
+export function sendEnvelope(request: FastifyRequest, reply: FastifyReply, def: CodeDef, data?: unknown) {
+  const style = request.routeOptions.config.errorStyle === 'payout' ? 'payout' : 'collection';
+  const session = request.session;
+  const encrypted =
+    data === undefined || session === null ? undefined : encryptJson(data, session.scheme, session.merchant);
+  return reply.code(def.http).send(envelope(style, def, encrypted));
+}
+
+function clientErrorDef(request: FastifyRequest, error: FastifyError): CodeDef {
+  if (error.statusCode === 413) return Common.bodyTooLarge;
+  return request.routeOptions.config.invalidBody ?? Common.malformedRequest;
+}
+
+/**
+ * One place turns every error into its documented answer. Anything unexpected is logged (without request
+ * bodies) and answered 5000 without a stack trace.
+ */
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const style = request.routeOptions.config?.errorStyle ?? 'plain';
+    if (error instanceof AdminError) {
+      return reply.code(error.status).send({ error: { code: error.code, message: error.message } });
+    }
+    if (error instanceof RequestRejected) {
+      if (style === 'admin' || style === 'plain') {
+        return reply.code(error.def.http).send({ error: { code: String(error.def.code), message: error.def.message } });
+      }
+      return sendEnvelope(request, reply, error.def, error.data);
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) {
+      // The rate-limit plugin has already set Retry-After and RateLimit-* on the reply.
+      if (style === 'admin' || style === 'plain') {
+        return reply.code(429).send({ error: { code: 'rate_limited', message: Common.rateLimited.message } });
+      }
+      return sendEnvelope(request, reply, Common.rateLimited);
+    }
+    if (status >= 400 && status < 500) {
+      const def = clientErrorDef(request, error);
+      if (style === 'admin' || style === 'plain') {
+        const code = status === 413 ? 'body_too_large' : 'invalid_request';
+        return reply.code(status === 413 ? 413 : 400).send({ error: { code, message: error.message } });
+      }
+      return sendEnvelope(request, reply, def);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    if (style === 'admin' || style === 'plain') {
+      return reply.code(500).send({ error: { code: 'internal', message: 'Internal server error' } });
+    }
+    return sendEnvelope(request, reply, Common.internal);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .code(404)
+      .send({ error: { code: 'route_not_found', message: `No route ${request.method} ${request.url.split('?')[0]}` } }),
+  );
+}

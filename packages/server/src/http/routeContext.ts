@@ -1,0 +1,16 @@
+import type { CodeDef } from '@payrail/protocol';
+import type { Session } from '../services/TokenService.ts';
+
+/** How a route answers errors: the payout (snake_case) or collection/token (camelCase) envelope, or admin JSON. */
+export type ErrorStyle = 'payout' | 'collection' | 'admin' | 'plain';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    errorStyle?: ErrorStyle;
+    /** The code a body that fails parsing or schema validation gets on this route (default: 4000). */
+    invalidBody?: CodeDef;
+  }
+  interface FastifyRequest {
+    session: Session | null;
+  }
+}

@@ -1,0 +1,266 @@
+import { formatPaise, parseRupees } from '@payrail/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { Merchant, Wallet } from '../../domain/Merchant.ts';
+import type { MerchantPatch } from '../../store/repositories/MerchantRepository.ts';
+import type { MerchantService } from '../../services/MerchantService.ts';
+import type { CallbackPolicy } from '../../services/CallbackPolicy.ts';
+import { AdminError } from '../AdminError.ts';
+import { adminErrorResponses, adminRouteOptions, amountText, merchantIdParam, walletIdParam } from './adminSchemas.ts';
+
+interface Deps {
+  merchants: MerchantService;
+  callbackPolicy: CallbackPolicy;
+}
+
+const limitText = (paise: bigint | null) => (paise === null ? null : formatPaise(paise));
+
+function walletView(w: Wallet, onHold?: bigint) {
+  return {
+    wallet_id: w.id,
+    balance: formatPaise(w.balance),
+    ...(onHold === undefined ? {} : { on_hold: formatPaise(onHold) }),
+    currency: 'INR',
+    created_at: w.createdAt.toISOString(),
+    updated_at: w.updatedAt.toISOString(),
+  };
+}
+
+function merchantView(m: Merchant, wallets: Wallet[]) {
+  const settings = {
+    collection_callback_url: m.collectionCallbackUrl,
+    upi_vpa: m.upiVpa,
+    upi_payee_name: m.upiPayeeName,
+  };
+  const limits = { daily_limit: limitText(m.dailyLimit), monthly_limit: limitText(m.monthlyLimit) };
+  return {
+    merchant_id: m.id,
+    name: m.name,
+    status: m.status,
+    ...limits,
+    ...settings,
+    limits,
+    settings,
+    wallets: wallets.map((w) => walletView(w)),
+    created_at: m.createdAt.toISOString(),
+    updated_at: m.updatedAt.toISOString(),
+  };
+}
+
+function parseLimit(field: string, value: unknown): bigint | null {
+  if (value === null) return null;
+  const paise = parseRupees(value);
+  if (paise === null) throw AdminError.invalid(`${field} must be a positive amount like "50000.00", or null`);
+  return paise;
+}
+
+const UPI_VPA = /^[A-Za-z0-9._-]{2,256}@[A-Za-z][A-Za-z0-9]{1,63}$/;
+
+/** Operator routes of CONTRACT.md §5 for merchants, wallets, credits and credentials. */
+export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
+  const { merchants } = deps;
+
+  app.post(
+    '/admin/v1/merchants',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'Create a merchant with credentials and a first wallet',
+        body: {
+          type: 'object',
+          required: ['name'],
+          additionalProperties: false,
+          properties: { name: { type: 'string', minLength: 1, maxLength: 200 } },
+        },
+        response: {
+          201: {
+            type: 'object',
+            properties: {
+              merchant_id: { type: 'string' },
+              name: { type: 'string' },
+              api_key: { type: 'string' },
+              secret_key: { type: 'string' },
+              webhook_secret: { type: 'string' },
+              wallet_id: { type: 'string' },
+            },
+          },
+          ...adminErrorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const name = (request.body as { name: string }).name.trim();
+      if (!name) throw AdminError.invalid('name must not be blank');
+      const { merchant, wallet } = await merchants.create(name);
+      return reply.code(201).send({
+        merchant_id: merchant.id,
+        name: merchant.name,
+        api_key: merchant.apiKey,
+        secret_key: merchant.secretKey,
+        webhook_secret: merchant.webhookSecret,
+        wallet_id: wallet.id,
+      });
+    },
+  );
+
+  app.get(
+    '/admin/v1/merchants/:merchant_id',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'A merchant without secrets, with wallets, limits and settings',
+        params: merchantIdParam,
+        response: adminErrorResponses,
+      },
+    },
+    async (request) => {
+      const { merchant_id } = request.params as { merchant_id: string };
+      const merchant = await merchants.get(merchant_id);
+      if (!merchant) throw AdminError.notFound('merchant');
+      return merchantView(merchant, await merchants.wallets(merchant.id));
+    },
+  );
+
+  app.patch(
+    '/admin/v1/merchants/:merchant_id',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'Change limits, callback URL, UPI payee settings or status',
+        params: merchantIdParam,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            daily_limit: { anyOf: [amountText, { type: 'null' }] },
+            monthly_limit: { anyOf: [amountText, { type: 'null' }] },
+            collection_callback_url: { type: ['string', 'null'], maxLength: 2048 },
+            upi_vpa: { type: ['string', 'null'], maxLength: 300 },
+            upi_payee_name: { type: ['string', 'null'], maxLength: 100 },
+            status: { type: 'string', enum: ['active', 'suspended'] },
+          },
+        },
+        response: adminErrorResponses,
+      },
+    },
+    async (request) => {
+      const { merchant_id } = request.params as { merchant_id: string };
+      const body = request.body as Record<string, unknown>;
+      const patch: MerchantPatch = {};
+      if ('daily_limit' in body) patch.dailyLimit = parseLimit('daily_limit', body.daily_limit);
+      if ('monthly_limit' in body) patch.monthlyLimit = parseLimit('monthly_limit', body.monthly_limit);
+      if ('collection_callback_url' in body) {
+        const url = body.collection_callback_url as string | null;
+        if (url !== null) {
+          const problem = await deps.callbackPolicy.check(url);
+          if (problem) throw AdminError.invalid(`collection_callback_url: ${problem}`);
+        }
+        patch.collectionCallbackUrl = url;
+      }
+      if ('upi_vpa' in body) {
+        const vpa = body.upi_vpa as string | null;
+        if (vpa !== null && !UPI_VPA.test(vpa)) throw AdminError.invalid('upi_vpa must look like name@bank');
+        patch.upiVpa = vpa;
+      }
+      if ('upi_payee_name' in body) patch.upiPayeeName = body.upi_payee_name as string | null;
+      if ('status' in body) patch.status = body.status as 'active' | 'suspended';
+      const merchant = await merchants.update(merchant_id, patch);
+      if (!merchant) throw AdminError.notFound('merchant');
+      return merchantView(merchant, await merchants.wallets(merchant.id));
+    },
+  );
+
+  app.post(
+    '/admin/v1/merchants/:merchant_id/wallets',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'Open another wallet for a merchant',
+        params: merchantIdParam,
+        response: { 201: { type: 'object', properties: { wallet_id: { type: 'string' } } }, ...adminErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { merchant_id } = request.params as { merchant_id: string };
+      const wallet = await merchants.createWallet(merchant_id);
+      if (!wallet) throw AdminError.notFound('merchant');
+      return reply.code(201).send({ wallet_id: wallet.id });
+    },
+  );
+
+  app.post(
+    '/admin/v1/merchants/:merchant_id/credentials/rotate',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'Issue new api_key and secret_key; the old ones and their tokens stop working at once',
+        params: merchantIdParam,
+        response: {
+          200: {
+            type: 'object',
+            properties: { merchant_id: { type: 'string' }, api_key: { type: 'string' }, secret_key: { type: 'string' } },
+          },
+          ...adminErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { merchant_id } = request.params as { merchant_id: string };
+      const merchant = await merchants.rotateCredentials(merchant_id);
+      if (!merchant) throw AdminError.notFound('merchant');
+      return { merchant_id: merchant.id, api_key: merchant.apiKey, secret_key: merchant.secretKey };
+    },
+  );
+
+  app.post(
+    '/admin/v1/wallets/:wallet_id/credits',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'Credit a wallet (idempotent per reference)',
+        params: walletIdParam,
+        body: {
+          type: 'object',
+          required: ['amount'],
+          additionalProperties: false,
+          properties: { amount: amountText, reference: { type: 'string', minLength: 1, maxLength: 100 } },
+        },
+        response: {
+          200: {
+            type: 'object',
+            properties: { wallet_id: { type: 'string' }, balance: { type: 'string' }, duplicate: { type: 'boolean' } },
+          },
+          ...adminErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { wallet_id } = request.params as { wallet_id: string };
+      const body = request.body as { amount: unknown; reference?: string };
+      const amount = parseRupees(body.amount);
+      if (amount === null) throw AdminError.invalid('amount must be a positive amount like "1000.00"');
+      const result = await merchants.credit(wallet_id, amount, body.reference);
+      if (!result) throw AdminError.notFound('wallet');
+      return { wallet_id: result.walletId, balance: formatPaise(result.balance), duplicate: result.duplicate };
+    },
+  );
+
+  app.get(
+    '/admin/v1/wallets/:wallet_id',
+    {
+      ...adminRouteOptions,
+      schema: { tags: ['admin'], summary: 'A wallet with its balance and amount on hold', params: walletIdParam },
+    },
+    async (request) => {
+      const { wallet_id } = request.params as { wallet_id: string };
+      const wallet = await merchants.wallet(wallet_id);
+      if (!wallet) throw AdminError.notFound('wallet');
+      return { ...walletView(wallet, await merchants.onHold(wallet.id)), merchant_id: wallet.merchantId };
+    },
+  );
+}

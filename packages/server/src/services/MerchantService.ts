@@ -1,0 +1,87 @@
+import { generateCredentials, generateWebhookSecret } from '../domain/credentials.ts';
+import { newId } from '../domain/ids.ts';
+import type { Merchant, Wallet } from '../domain/Merchant.ts';
+import type { Database } from '../store/Database.ts';
+import { DuplicateEntry, LedgerRepository } from '../store/repositories/LedgerRepository.ts';
+import { MerchantRepository, type MerchantPatch } from '../store/repositories/MerchantRepository.ts';
+import { WalletRepository } from '../store/repositories/WalletRepository.ts';
+
+export interface CreatedMerchant {
+  merchant: Merchant;
+  wallet: Wallet;
+}
+
+export interface CreditResult {
+  walletId: string;
+  balance: bigint;
+  /** True when this reference had already been credited: nothing moved this time. */
+  duplicate: boolean;
+}
+
+/** Operator-side management of merchants, their credentials and wallets. */
+export class MerchantService {
+  constructor(private readonly db: Database) {}
+
+  async create(name: string): Promise<CreatedMerchant> {
+    const { apiKey, secretKey } = generateCredentials();
+    return this.db.transaction(async (tx) => {
+      const merchant = await MerchantRepository.insert(tx, {
+        id: newId('merchant'),
+        name,
+        apiKey,
+        secretKey,
+        webhookSecret: generateWebhookSecret(),
+      });
+      const wallet = await WalletRepository.insert(tx, newId('wallet'), merchant.id);
+      return { merchant, wallet };
+    });
+  }
+
+  get(id: string): Promise<Merchant | null> {
+    return MerchantRepository.findById(this.db, id);
+  }
+
+  wallets(merchantId: string): Promise<Wallet[]> {
+    return WalletRepository.listByMerchant(this.db, merchantId);
+  }
+
+  update(id: string, patch: MerchantPatch): Promise<Merchant | null> {
+    return MerchantRepository.update(this.db, id, patch);
+  }
+
+  async rotateCredentials(id: string): Promise<Merchant | null> {
+    const { apiKey, secretKey } = generateCredentials();
+    return MerchantRepository.rotateCredentials(this.db, id, apiKey, secretKey);
+  }
+
+  async createWallet(merchantId: string): Promise<Wallet | null> {
+    if (!(await MerchantRepository.findById(this.db, merchantId))) return null;
+    return WalletRepository.insert(this.db, newId('wallet'), merchantId);
+  }
+
+  onHold(walletId: string): Promise<bigint> {
+    return WalletRepository.onHold(this.db, walletId);
+  }
+
+  wallet(id: string): Promise<Wallet | null> {
+    return WalletRepository.findById(this.db, id);
+  }
+
+  /**
+   * Credits a wallet through the ledger. A `reference` makes the credit idempotent: the same reference on the
+   * same wallet credits once, and a repeat answers the current balance with `duplicate: true`.
+   */
+  async credit(walletId: string, amount: bigint, reference?: string): Promise<CreditResult | null> {
+    try {
+      return await this.db.transaction(async (tx) => {
+        if (!(await WalletRepository.findById(tx, walletId))) return null;
+        const balance = await LedgerRepository.append(tx, { walletId, kind: 'credit', amount, reference });
+        return { walletId, balance, duplicate: false };
+      });
+    } catch (err) {
+      if (!(err instanceof DuplicateEntry)) throw err;
+      const wallet = await WalletRepository.findById(this.db, walletId);
+      return { walletId, balance: (wallet as Wallet).balance, duplicate: true };
+    }
+  }
+}

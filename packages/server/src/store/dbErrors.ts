@@ -1,0 +1,19 @@
+/** PostgreSQL error classification by SQLSTATE (both drivers expose `code`), never by message text. */
+interface PgErrorLike {
+  code?: unknown;
+  constraint?: unknown;
+}
+
+function pgError(err: unknown): PgErrorLike | null {
+  return err !== null && typeof err === 'object' ? (err as PgErrorLike) : null;
+}
+
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = pgError(err);
+  return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
+}
+
+export function isCheckViolation(err: unknown, constraint?: string): boolean {
+  const e = pgError(err);
+  return e?.code === '23514' && (constraint === undefined || e.constraint === constraint);
+}

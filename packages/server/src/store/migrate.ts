@@ -1,0 +1,47 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Database } from './Database.ts';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+/** Arbitrary constant: every Payrail instance takes this transaction-scoped advisory lock to migrate. */
+const MIGRATION_LOCK_KEY = 7_273_845_001;
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
+  const files = (await readdir(dir)).filter((f) => /^\d+_.+\.sql$/.test(f)).sort();
+  return Promise.all(
+    files.map(async (file) => ({
+      version: Number.parseInt(file, 10),
+      name: file.replace(/\.sql$/, ''),
+      sql: await readFile(dir + file, 'utf8'),
+    })),
+  );
+}
+
+/**
+ * Applies the migrations not yet applied, all in one transaction under an advisory lock, so that two
+ * instances starting at once neither collide nor apply anything twice. Returns the names applied now.
+ */
+export async function migrate(db: Database, migrations?: Migration[]): Promise<string[]> {
+  const all = migrations ?? (await loadMigrations());
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const done = await tx.query<{ version: number }>('SELECT version FROM schema_migrations');
+    const applied = new Set(done.rows.map((r) => Number(r.version)));
+    const now: string[] = [];
+    for (const m of all) {
+      if (applied.has(m.version)) continue;
+      await tx.exec(m.sql);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      now.push(m.name);
+    }
+    return now;
+  });
+}

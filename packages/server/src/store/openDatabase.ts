@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import type { Database } from './Database.ts';
+import { lockDataDir } from './dataDirLock.ts';
+import { migrate } from './migrate.ts';
+import { createPgDatabase } from './pgDatabase.ts';
+import { createPgliteDatabase } from './pgliteDatabase.ts';
+
+export interface OpenDatabaseOptions {
+  databaseUrl?: string;
+  dataDir: string;
+  /** PostgreSQL schema (tests); ignored for PGlite. */
+  schema?: string;
+}
+
+/** Opens PostgreSQL when a URL is given, else embedded PGlite in `<dataDir>/pgdata`, and migrates it. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const db = createPgDatabase({ url: options.databaseUrl, schema: options.schema });
+    await migrate(db);
+    return db;
+  }
+  const pgData = join(options.dataDir, 'pgdata');
+  const lock = await lockDataDir(options.dataDir, pgData);
+  try {
+    const db = await createPgliteDatabase(pgData);
+    await migrate(db);
+    return {
+      ...db,
+      close: async () => {
+        try {
+          await db.close();
+        } finally {
+          await lock.release();
+        }
+      },
+    };
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+}

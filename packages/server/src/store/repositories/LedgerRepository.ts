@@ -1,0 +1,74 @@
+import type { Queryable } from '../Database.ts';
+import { isCheckViolation, isUniqueViolation } from '../dbErrors.ts';
+
+export type EntryKind = 'credit' | 'payout_debit' | 'payout_refund' | 'collection_credit';
+
+export interface NewEntry {
+  walletId: string;
+  kind: EntryKind;
+  /** Signed paise: negative for a debit. */
+  amount: bigint;
+  payoutId?: string;
+  collectionId?: string;
+  reference?: string;
+}
+
+export interface LedgerMismatch {
+  wallet_id: string;
+  balance: string;
+  ledger_sum: string;
+}
+
+export class InsufficientFunds extends Error {
+  constructor() {
+    super('insufficient funds');
+    this.name = 'InsufficientFunds';
+  }
+}
+
+export class DuplicateEntry extends Error {
+  constructor() {
+    super('ledger entry already recorded');
+    this.name = 'DuplicateEntry';
+  }
+}
+
+/**
+ * The ledger is the only way a balance moves: inserting an entry updates its wallet in the same statement
+ * (trigger `ledger_apply`), and the wallet's CHECK (balance >= 0) refuses an overdraft atomically.
+ */
+export const LedgerRepository = {
+  /**
+   * Appends an entry and returns the wallet balance after it. Throws InsufficientFunds when it would take the
+   * balance below zero and DuplicateEntry when this movement was already recorded; both leave the surrounding
+   * transaction unusable, so callers roll back.
+   */
+  async append(q: Queryable, e: NewEntry): Promise<bigint> {
+    try {
+      const { rows } = await q.query<{ balance_after: bigint }>(
+        `INSERT INTO ledger_entries (wallet_id, kind, amount, balance_after, payout_id, collection_id, reference)
+         VALUES ($1, $2, $3, 0, $4, $5, $6) RETURNING balance_after`,
+        [e.walletId, e.kind, e.amount, e.payoutId ?? null, e.collectionId ?? null, e.reference ?? null],
+      );
+      return (rows[0] as { balance_after: bigint }).balance_after;
+    } catch (err) {
+      if (isCheckViolation(err, 'wallets_balance_check')) throw new InsufficientFunds();
+      if (isUniqueViolation(err)) throw new DuplicateEntry();
+      throw err;
+    }
+  },
+
+  /** Every wallet whose balance differs from the sum of its entries (should always be empty). */
+  async verify(q: Queryable): Promise<{ walletsChecked: number; mismatches: LedgerMismatch[] }> {
+    const { rows } = await q.query<{ wallet_id: string; balance: bigint; ledger_sum: bigint }>(
+      `SELECT w.id AS wallet_id, w.balance, coalesce(s.total, 0)::int8 AS ledger_sum
+         FROM wallets w
+         LEFT JOIN (SELECT wallet_id, sum(amount) AS total FROM ledger_entries GROUP BY wallet_id) s
+           ON s.wallet_id = w.id`,
+    );
+    const mismatches = rows
+      .filter((r) => r.balance !== r.ledger_sum)
+      .map((r) => ({ wallet_id: r.wallet_id, balance: String(r.balance), ledger_sum: String(r.ledger_sum) }));
+    return { walletsChecked: rows.length, mismatches };
+  },
+};

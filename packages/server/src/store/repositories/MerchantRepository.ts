@@ -1,0 +1,109 @@
+import type { Merchant, MerchantStatus } from '../../domain/Merchant.ts';
+import type { Queryable } from '../Database.ts';
+
+interface MerchantRow {
+  id: string;
+  name: string;
+  status: MerchantStatus;
+  api_key: string;
+  secret_key: string;
+  webhook_secret: string;
+  credentials_version: number;
+  daily_limit: bigint | null;
+  monthly_limit: bigint | null;
+  collection_callback_url: string | null;
+  upi_vpa: string | null;
+  upi_payee_name: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toMerchant = (r: MerchantRow): Merchant => ({
+  id: r.id,
+  name: r.name,
+  status: r.status,
+  apiKey: r.api_key,
+  secretKey: r.secret_key,
+  webhookSecret: r.webhook_secret,
+  credentialsVersion: Number(r.credentials_version),
+  dailyLimit: r.daily_limit,
+  monthlyLimit: r.monthly_limit,
+  collectionCallbackUrl: r.collection_callback_url,
+  upiVpa: r.upi_vpa,
+  upiPayeeName: r.upi_payee_name,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export interface NewMerchant {
+  id: string;
+  name: string;
+  apiKey: string;
+  secretKey: string;
+  webhookSecret: string;
+}
+
+/** Settings an operator may change; an absent key is left as it is, null clears it. */
+export interface MerchantPatch {
+  dailyLimit?: bigint | null;
+  monthlyLimit?: bigint | null;
+  collectionCallbackUrl?: string | null;
+  upiVpa?: string | null;
+  upiPayeeName?: string | null;
+  status?: MerchantStatus;
+}
+
+const PATCH_COLUMNS: Record<keyof MerchantPatch, string> = {
+  dailyLimit: 'daily_limit',
+  monthlyLimit: 'monthly_limit',
+  collectionCallbackUrl: 'collection_callback_url',
+  upiVpa: 'upi_vpa',
+  upiPayeeName: 'upi_payee_name',
+  status: 'status',
+};
+
+export const MerchantRepository = {
+  async insert(q: Queryable, m: NewMerchant): Promise<Merchant> {
+    const { rows } = await q.query<MerchantRow>(
+      `INSERT INTO merchants (id, name, api_key, secret_key, webhook_secret)
+       VALUES ($1, $2, $3, $4, $5) RETURNING *`,
+      [m.id, m.name, m.apiKey, m.secretKey, m.webhookSecret],
+    );
+    return toMerchant(rows[0] as MerchantRow);
+  },
+
+  async findById(q: Queryable, id: string): Promise<Merchant | null> {
+    const { rows } = await q.query<MerchantRow>('SELECT * FROM merchants WHERE id = $1', [id]);
+    return rows[0] ? toMerchant(rows[0]) : null;
+  },
+
+  async findByApiKey(q: Queryable, apiKey: string): Promise<Merchant | null> {
+    const { rows } = await q.query<MerchantRow>('SELECT * FROM merchants WHERE api_key = $1', [apiKey]);
+    return rows[0] ? toMerchant(rows[0]) : null;
+  },
+
+  async update(q: Queryable, id: string, patch: MerchantPatch): Promise<Merchant | null> {
+    const sets: string[] = [];
+    const params: unknown[] = [id];
+    for (const [key, column] of Object.entries(PATCH_COLUMNS) as [keyof MerchantPatch, string][]) {
+      if (patch[key] === undefined) continue;
+      params.push(patch[key]);
+      sets.push(`${column} = $${params.length}`);
+    }
+    const { rows } = await q.query<MerchantRow>(
+      `UPDATE merchants SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING *`,
+      params,
+    );
+    return rows[0] ? toMerchant(rows[0]) : null;
+  },
+
+  async rotateCredentials(q: Queryable, id: string, apiKey: string, secretKey: string): Promise<Merchant | null> {
+    const { rows } = await q.query<MerchantRow>(
+      `UPDATE merchants SET api_key = $2, secret_key = $3, credentials_version = credentials_version + 1,
+              updated_at = now()
+        WHERE id = $1 RETURNING *`,
+      [id, apiKey, secretKey],
+    );
+    return rows[0] ? toMerchant(rows[0]) : null;
+  },
+};

@@ -1,0 +1,58 @@
+import type { Wallet } from '../../domain/Merchant.ts';
+import type { Queryable } from '../Database.ts';
+
+interface WalletRow {
+  id: string;
+  merchant_id: string;
+  balance: bigint;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toWallet = (r: WalletRow): Wallet => ({
+  id: r.id,
+  merchantId: r.merchant_id,
+  balance: r.balance,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export const WalletRepository = {
+  async insert(q: Queryable, id: string, merchantId: string): Promise<Wallet> {
+    const { rows } = await q.query<WalletRow>('INSERT INTO wallets (id, merchant_id) VALUES ($1, $2) RETURNING *', [
+      id,
+      merchantId,
+    ]);
+    return toWallet(rows[0] as WalletRow);
+  },
+
+  async findById(q: Queryable, id: string): Promise<Wallet | null> {
+    const { rows } = await q.query<WalletRow>('SELECT * FROM wallets WHERE id = $1', [id]);
+    return rows[0] ? toWallet(rows[0]) : null;
+  },
+
+  async listByMerchant(q: Queryable, merchantId: string): Promise<Wallet[]> {
+    const { rows } = await q.query<WalletRow>('SELECT * FROM wallets WHERE merchant_id = $1 ORDER BY id', [
+      merchantId,
+    ]);
+    return rows.map(toWallet);
+  },
+
+  /** The merchant's first wallet (the one created with the merchant): the default for collections. */
+  async firstOfMerchant(q: Queryable, merchantId: string): Promise<Wallet | null> {
+    const { rows } = await q.query<WalletRow>('SELECT * FROM wallets WHERE merchant_id = $1 ORDER BY id LIMIT 1', [
+      merchantId,
+    ]);
+    return rows[0] ? toWallet(rows[0]) : null;
+  },
+
+  /** Sum of the wallet's payouts that are not final yet (INITIATED, PROCESSING, PENDING). */
+  async onHold(q: Queryable, walletId: string): Promise<bigint> {
+    const { rows } = await q.query<{ total: bigint | null }>(
+      `SELECT sum(amount)::int8 AS total FROM payouts
+        WHERE wallet_id = $1 AND status IN ('INITIATED', 'PROCESSING', 'PENDING')`,
+      [walletId],
+    );
+    return rows[0]?.total ?? 0n;
+  },
+};
