@@ -4,11 +4,12 @@ import { Webhook } from 'standardwebhooks';
  * Standard Webhooks signing (CONTRACT.md §8): `webhook-signature` = `v1,` + base64(HMAC-SHA256(key,
  * `${id}.${timestamp}.${body}`)), key = base64-decode of the secret after `whsec_`.
  */
-export interface WebhookHeaders {
+// A type alias (not an interface) so that it is assignable to a plain header record.
+export type WebhookHeaders = {
   'webhook-id': string;
   'webhook-timestamp': string;
   'webhook-signature': string;
-}
+};
 
 export function signWebhook(secret: string, id: string, timestamp: Date, body: string): WebhookHeaders {
   const signature = new Webhook(secret).sign(id, timestamp, body);

@@ -9,7 +9,18 @@ import { buildApp } from './http/app.ts';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './http/CounterStore.ts';
 import { Metrics } from './http/Metrics.ts';
 import { TokenThrottle } from './http/TokenThrottle.ts';
+import { SANDBOX_BANK_RULES, type BankRules } from './domain/bankRules.ts';
+import { PayoutStepper } from './jobs/PayoutStepper.ts';
+import { WebhookDispatcher } from './jobs/WebhookDispatcher.ts';
+import { Worker } from './jobs/Worker.ts';
+import type { BankConnector } from './rails/BankConnector.ts';
+import { ManualRail } from './rails/ManualRail.ts';
+import { SandboxRail } from './rails/SandboxRail.ts';
+import { BankDirectory } from './services/BankDirectory.ts';
 import { CallbackPolicy } from './services/CallbackPolicy.ts';
+import { PayoutAdminService } from './services/PayoutAdminService.ts';
+import { PayoutLifecycle } from './services/PayoutLifecycle.ts';
+import { PayoutService } from './services/PayoutService.ts';
 import { MerchantService } from './services/MerchantService.ts';
 import { TokenService } from './services/TokenService.ts';
 import type { Database } from './store/Database.ts';
@@ -22,6 +33,8 @@ export interface PayrailServer {
   adminToken: string;
   /** True when the admin token was generated (not configured), so the caller may show it. */
   adminTokenGenerated: boolean;
+  worker: Worker;
+  /** Starts listening and the background worker. */
   listen(): Promise<string>;
   close(): Promise<void>;
 }
@@ -32,6 +45,25 @@ export interface ServerOptions {
   schema?: string;
   /** Use this database instead of opening one (tests share one PGlite per file). */
   db?: Database;
+  /** Replace the bank connector (tests of live-mode behaviour); default from PAYRAIL_MODE. */
+  rail?: BankConnector;
+  /** Do not start the background worker (tests that drive it by hand). */
+  noWorker?: boolean;
+}
+
+function bankCodes(env: string | undefined): Set<string> {
+  return new Set(
+    (env ?? '')
+      .split(',')
+      .map((s) => s.trim().toUpperCase())
+      .filter(Boolean),
+  );
+}
+
+/** Sandbox: DOWN and BLOK. Live: PAYRAIL_BANKS_DOWN / PAYRAIL_BANKS_BLOCKED (comma-separated bank codes). */
+function bankRulesFor(config: Config): BankRules {
+  if (config.mode === 'sandbox') return SANDBOX_BANK_RULES;
+  return { down: bankCodes(process.env.PAYRAIL_BANKS_DOWN), blocked: bankCodes(process.env.PAYRAIL_BANKS_BLOCKED) };
 }
 
 /** The admin token: configured, or generated once and kept in the data directory. */
@@ -50,7 +82,9 @@ async function resolveAdminToken(config: Config): Promise<{ token: string; gener
 
 /** Composition root: builds the services once and hands them to the HTTP app and the background jobs. */
 export async function createServer(config: Config, options: ServerOptions): Promise<PayrailServer> {
-  const db = options.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: options.schema }));
+  const db =
+    options.db ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: options.schema }));
   const ownsDb = options.db === undefined;
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
   const counters: CounterStore = redis ? new RedisCounterStore(redis) : new MemoryCounterStore();
@@ -60,6 +94,29 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   const merchants = new MerchantService(db);
   const callbackPolicy = new CallbackPolicy(config.webhookAllowPrivate);
   const throttle = new TokenThrottle(counters, config.tokenFailuresPerKey, config.tokenFailuresPerAddress);
+  const rail = options.rail ?? (config.mode === 'sandbox' ? new SandboxRail(config.sandboxStepMs) : new ManualRail());
+  const lifecycle = new PayoutLifecycle(rail, metrics);
+  const payouts = new PayoutService(
+    db,
+    rail,
+    lifecycle,
+    bankRulesFor(config),
+    new BankDirectory(config.mode === 'live'),
+    callbackPolicy,
+    metrics,
+  );
+  const payoutAdmin = new PayoutAdminService(db, lifecycle, config.mode);
+  const stepper = new PayoutStepper(db, rail, lifecycle);
+  const dispatcher = new WebhookDispatcher(db, callbackPolicy, metrics, options.logger, {
+    retryScheduleMs: config.webhookRetryScheduleMs,
+    timeoutMs: config.webhookTimeoutMs,
+  });
+  const worker = new Worker(db, { 'payout.advance': (job) => stepper.run(job) }, dispatcher, options.logger, {
+    pollMs: config.workerPollMs,
+    maxDeliveries: 32,
+    maxJobs: 32,
+    webhookTimeoutMs: config.webhookTimeoutMs,
+  });
 
   const app = await buildApp({
     config,
@@ -71,6 +128,9 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     throttle,
     merchants,
     callbackPolicy,
+    payouts,
+    payoutAdmin,
+    redis,
   });
 
   let closed = false;
@@ -80,11 +140,18 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     config,
     adminToken: admin.token,
     adminTokenGenerated: admin.generated,
-    listen: () => app.listen({ port: config.port, host: config.host }),
+    worker,
+    async listen() {
+      const address = await app.listen({ port: config.port, host: config.host });
+      if (!options.noWorker) worker.start();
+      return address;
+    },
     async close() {
       if (closed) return;
       closed = true;
+      // Stop taking requests and finish in-flight ones, then let the worker finish its current steps.
       await app.close();
+      await worker.stop();
       redis?.disconnect();
       if (ownsDb) await db.close();
     },

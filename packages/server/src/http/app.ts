@@ -1,15 +1,23 @@
+import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
+import type { Redis } from 'ioredis';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { CallbackPolicy } from '../services/CallbackPolicy.ts';
 import type { MerchantService } from '../services/MerchantService.ts';
+import type { PayoutAdminService } from '../services/PayoutAdminService.ts';
+import type { PayoutService } from '../services/PayoutService.ts';
 import type { TokenService } from '../services/TokenService.ts';
 import type { Database } from '../store/Database.ts';
 import type { Metrics } from './Metrics.ts';
 import { requireAdmin } from './plugins/adminAuth.ts';
 import { registerErrorHandler } from './plugins/errorHandler.ts';
 import { adminMerchantRoutes } from './routes/adminMerchantRoutes.ts';
+import { adminPayoutRoutes } from './routes/adminPayoutRoutes.ts';
+import { adminWebhookRoutes } from './routes/adminWebhookRoutes.ts';
+import { payoutRoutes } from './routes/payoutRoutes.ts';
+import { StatusRateLimit } from './StatusRateLimit.ts';
 import { healthRoutes } from './routes/healthRoutes.ts';
 import { tokenRoutes } from './routes/tokenRoutes.ts';
 import type { TokenThrottle } from './TokenThrottle.ts';
@@ -25,6 +33,10 @@ export interface AppDeps {
   throttle: TokenThrottle;
   merchants: MerchantService;
   callbackPolicy: CallbackPolicy;
+  payouts: PayoutService;
+  payoutAdmin: PayoutAdminService;
+  /** Shared rate-limit counters; in-process memory when null. */
+  redis: Redis | null;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -56,12 +68,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
   });
 
+  await app.register(rateLimit, {
+    global: false,
+    enableDraftSpec: true,
+    ...(deps.redis ? { redis: deps.redis, nameSpace: 'payrail-rl:' } : {}),
+  });
+  const statusRateLimit = new StatusRateLimit(app, deps.config.rateLimitPerMinute);
+
   healthRoutes(app, deps);
   tokenRoutes(app, deps);
+  payoutRoutes(app, { ...deps, statusRateLimit });
 
   await app.register(async (admin) => {
     admin.addHook('onRequest', requireAdmin(deps.adminToken));
     adminMerchantRoutes(admin, deps);
+    adminPayoutRoutes(admin, deps);
+    adminWebhookRoutes(admin, deps);
   });
 
   return app;

@@ -7,8 +7,10 @@ export type ErrorStyle = 'payout' | 'collection' | 'admin' | 'plain';
 declare module 'fastify' {
   interface FastifyContextConfig {
     errorStyle?: ErrorStyle;
-    /** The code a body that fails parsing or schema validation gets on this route (default: 4000). */
+    /** The code a body that fails schema validation gets on this route (default: 4000). */
     invalidBody?: CodeDef;
+    /** The code a body that cannot be parsed at all gets on this route (default: 4000). */
+    malformedBody?: CodeDef;
   }
   interface FastifyRequest {
     session: Session | null;

@@ -1,8 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { callbackUrlProblem } from '../domain/callbackUrl.ts';
 import { isPrivateAddress } from '../domain/privateAddress.ts';
-
-export const MAX_CALLBACK_URL_LENGTH = 2048;
 
 /**
  * Which callback URLs webhooks may be sent to: http(s), at most 2048 characters, and, unless private
@@ -14,16 +13,9 @@ export class CallbackPolicy {
 
   /** Null when the URL is allowed, else what is wrong with it. */
   async check(url: string): Promise<string | null> {
-    if (url.length > MAX_CALLBACK_URL_LENGTH) return `must be at most ${MAX_CALLBACK_URL_LENGTH} characters`;
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      return 'must be an absolute http(s) URL';
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'must be an http(s) URL';
-    if (parsed.username || parsed.password) return 'must not carry credentials';
-    if (this.allowPrivate) return null;
+    const problem = callbackUrlProblem(url);
+    if (problem || this.allowPrivate) return problem;
+    const parsed = new URL(url);
     const host = parsed.hostname.replace(/^\[|\]$/g, '');
     if (host === 'localhost' || host.endsWith('.localhost')) return 'must not point to a private address';
     let addresses: string[];

@@ -14,7 +14,9 @@ export function sendEnvelope(request: FastifyRequest, reply: FastifyReply, def: 
 
 function clientErrorDef(request: FastifyRequest, error: FastifyError): CodeDef {
   if (error.statusCode === 413) return Common.bodyTooLarge;
-  return request.routeOptions.config.invalidBody ?? Common.malformedRequest;
+  const config = request.routeOptions.config;
+  if (error.validation) return config.invalidBody ?? Common.malformedRequest;
+  return config.malformedBody ?? Common.malformedRequest;
 }
 
 /**

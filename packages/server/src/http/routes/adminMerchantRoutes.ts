@@ -202,7 +202,11 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
         response: {
           200: {
             type: 'object',
-            properties: { merchant_id: { type: 'string' }, api_key: { type: 'string' }, secret_key: { type: 'string' } },
+            properties: {
+              merchant_id: { type: 'string' },
+              api_key: { type: 'string' },
+              secret_key: { type: 'string' },
+            },
           },
           ...adminErrorResponses,
         },

@@ -27,7 +27,11 @@ const tokenResponse = {
 
 /** POST /v1/auth/client-token (V2, plain JSON) and POST /v1/auth/clients/token (V1, encrypted, X-Api-Key). */
 export function tokenRoutes(app: FastifyInstance, deps: Deps) {
-  const routeConfig = { errorStyle: 'collection' as const, invalidBody: TokenCodes.unauthorized };
+  const routeConfig = {
+    errorStyle: 'collection' as const,
+    invalidBody: TokenCodes.unauthorized,
+    malformedBody: TokenCodes.unauthorized,
+  };
 
   async function issue(request: FastifyRequest, apiKey: unknown, secretKey: unknown, scheme: Scheme) {
     const address = request.ip;

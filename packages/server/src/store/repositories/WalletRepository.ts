@@ -32,9 +32,7 @@ export const WalletRepository = {
   },
 
   async listByMerchant(q: Queryable, merchantId: string): Promise<Wallet[]> {
-    const { rows } = await q.query<WalletRow>('SELECT * FROM wallets WHERE merchant_id = $1 ORDER BY id', [
-      merchantId,
-    ]);
+    const { rows } = await q.query<WalletRow>('SELECT * FROM wallets WHERE merchant_id = $1 ORDER BY id', [merchantId]);
     return rows.map(toWallet);
   },
 

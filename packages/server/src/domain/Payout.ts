@@ -1,0 +1,60 @@
+import {
+  formatPaise,
+  type PaymentMode,
+  type PayoutStatus,
+  type PayoutTransactionWire,
+  type Scheme,
+} from '@payrail/protocol';
+
+export interface Beneficiary {
+  name: string;
+  accountNumber: string;
+  ifsc: string;
+  bankName: string;
+}
+
+export interface Payout {
+  id: string;
+  merchantId: string;
+  walletId: string;
+  senderId: string;
+  /** Paise. */
+  amount: bigint;
+  paymentMode: PaymentMode;
+  beneficiary: Beneficiary;
+  remarks: string;
+  callbackUrl: string | null;
+  scheme: Scheme;
+  status: PayoutStatus;
+  statusMessage: string;
+  utr: string;
+  rail: string;
+  railReference: string | null;
+  istDay: string;
+  istMonth: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The payout transaction object of the seed, as it appears (decrypted) in `data` and in webhooks. */
+export function toPayoutWire(p: Payout): PayoutTransactionWire {
+  return {
+    transaction_id: p.id,
+    sender_id: p.senderId,
+    wallet_id: p.walletId,
+    amount: formatPaise(p.amount),
+    payment_mode: p.paymentMode,
+    remarks: p.remarks,
+    status: p.status,
+    status_message: p.statusMessage,
+    utr_number: p.utr,
+    callback_url: p.callbackUrl ?? '',
+    beneficiary: {
+      beneficiary_name: p.beneficiary.name,
+      beneficiary_acc_number: p.beneficiary.accountNumber,
+      beneficiary_ifsc: p.beneficiary.ifsc,
+      bank_name: p.beneficiary.bankName,
+    },
+    timestamps: { created_at: p.createdAt.toISOString(), updated_at: p.updatedAt.toISOString() },
+  };
+}

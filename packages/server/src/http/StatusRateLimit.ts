@@ -1,0 +1,27 @@
+import type { errorResponseBuilderContext } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+
+/**
+ * Per-merchant, per-endpoint request limits on the status endpoints (CONTRACT.md §4), on @fastify/rate-limit:
+ * a fixed one-minute window, counters in memory or in Redis (shared by every instance). Past the limit the
+ * plugin sets Retry-After and RateLimit-* and throws a 429, which the error handler turns into 4290 in the
+ * endpoint's own envelope. Requests without a session are not counted (they are refused anyway).
+ */
+export class StatusRateLimit {
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly perMinute: number,
+  ) {}
+
+  hook(endpoint: string): preHandlerAsyncHookHandler {
+    return this.app.rateLimit({
+      max: this.perMinute,
+      timeWindow: 60_000,
+      hook: 'preHandler',
+      keyGenerator: (request: FastifyRequest) => `${endpoint}:${request.session?.merchant.id ?? 'anonymous'}`,
+      allowList: (request: FastifyRequest) => request.session === null,
+      errorResponseBuilder: (_request: FastifyRequest, context: errorResponseBuilderContext) =>
+        Object.assign(new Error(`Rate limit exceeded, retry in ${context.after}`), { statusCode: 429 }),
+    }) as preHandlerAsyncHookHandler;
+  }
+}

@@ -1,0 +1,117 @@
+import { isId, PAYOUT_STATUSES, type PayoutStatus } from '@payrail/protocol';
+import type { FastifyInstance } from 'fastify';
+import { toPayoutWire, type Payout } from '../../domain/Payout.ts';
+import type { PayoutAdminService } from '../../services/PayoutAdminService.ts';
+import { AdminError } from '../AdminError.ts';
+import { decodeCursor, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf } from '../pageCursor.ts';
+import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
+
+const adminPayoutView = (p: Payout) => ({
+  ...toPayoutWire(p),
+  merchant_id: p.merchantId,
+  scheme: p.scheme,
+  rail: p.rail,
+  rail_reference: p.railReference,
+});
+
+/** Operator routes for payouts and the ledger (CONTRACT.md §5). */
+export function adminPayoutRoutes(app: FastifyInstance, deps: { payoutAdmin: PayoutAdminService }) {
+  app.get(
+    '/admin/v1/payouts',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'List payouts, newest first, with cursor pagination',
+        querystring: {
+          type: 'object',
+          properties: {
+            merchant_id: { type: 'string' },
+            status: { type: 'string', enum: [...PAYOUT_STATUSES] },
+            limit: { type: 'string', pattern: '^[0-9]+$' },
+            cursor: { type: 'string' },
+          },
+        },
+        response: adminErrorResponses,
+      },
+    },
+    async (request) => {
+      const q = request.query as { merchant_id?: string; status?: PayoutStatus; limit?: string; cursor?: string };
+      const limit = Math.min(Math.max(Number(q.limit ?? DEFAULT_PAGE_SIZE), 1), MAX_PAGE_SIZE);
+      const after = decodeCursor(q.cursor, (key) => isId('payout', key));
+      const rows = await deps.payoutAdmin.page({
+        merchantId: q.merchant_id || undefined,
+        status: q.status,
+        limit: limit + 1,
+        after,
+      });
+      const page = pageOf(rows, limit, (p) => p.id);
+      return { ...page, data: page.data.map(adminPayoutView) };
+    },
+  );
+
+  app.get(
+    '/admin/v1/payouts/:transaction_id',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'One payout',
+        params: { type: 'object', properties: { transaction_id: { type: 'string' } } },
+        response: adminErrorResponses,
+      },
+    },
+    async (request) => {
+      const { transaction_id } = request.params as { transaction_id: string };
+      const payout = await deps.payoutAdmin.get(transaction_id);
+      if (!payout) throw AdminError.notFound('payout');
+      return adminPayoutView(payout);
+    },
+  );
+
+  app.post(
+    '/admin/v1/payouts/:transaction_id/resolve',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'Resolve a PENDING payout (and PROCESSING in live mode) as SUCCESS or FAILED',
+        params: { type: 'object', properties: { transaction_id: { type: 'string' } } },
+        body: {
+          type: 'object',
+          required: ['status'],
+          additionalProperties: false,
+          properties: {
+            status: { type: 'string', enum: ['SUCCESS', 'FAILED'] },
+            utr_number: { type: 'string', minLength: 1, maxLength: 40 },
+          },
+        },
+        response: adminErrorResponses,
+      },
+    },
+    async (request) => {
+      const { transaction_id } = request.params as { transaction_id: string };
+      const body = request.body as { status: 'SUCCESS' | 'FAILED'; utr_number?: string };
+      const outcome = await deps.payoutAdmin.resolve(transaction_id, body.status, body.utr_number);
+      if (outcome.ok) return adminPayoutView(outcome.payout);
+      if (outcome.reason === 'not_found') throw AdminError.notFound('payout');
+      throw new AdminError(409, 'invalid_state', `payout is ${outcome.status}; only a PENDING payout can be resolved`);
+    },
+  );
+
+  app.get(
+    '/admin/v1/ledger/verify',
+    {
+      ...adminRouteOptions,
+      schema: { tags: ['admin'], summary: "Check every wallet's balance against the sum of its ledger entries" },
+    },
+    async () => {
+      const result = await deps.payoutAdmin.verifyLedger();
+      return {
+        ok: result.mismatches.length === 0,
+        wallets_checked: result.walletsChecked,
+        mismatches: result.mismatches,
+      };
+    },
+  );
+}

@@ -1,0 +1,104 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../store/Database.ts';
+import {
+  WebhookRepository,
+  type DeliveryState,
+  type WebhookAttempt,
+  type WebhookDelivery,
+} from '../../store/repositories/WebhookRepository.ts';
+import { AdminError } from '../AdminError.ts';
+import { decodeCursor, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf } from '../pageCursor.ts';
+import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
+
+/** Operator routes for webhook deliveries: list with their attempts, and replay. */
+export function adminWebhookRoutes(app: FastifyInstance, deps: { db: Database }) {
+  app.get(
+    '/admin/v1/webhooks/deliveries',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'List webhook deliveries (newest first) with every attempt',
+        querystring: {
+          type: 'object',
+          properties: {
+            merchant_id: { type: 'string' },
+            state: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
+            subject_id: { type: 'string', description: 'transaction_id or txnId' },
+            limit: { type: 'string', pattern: '^[0-9]+$' },
+            cursor: { type: 'string' },
+          },
+        },
+        response: adminErrorResponses,
+      },
+    },
+    async (request) => {
+      const q = request.query as {
+        merchant_id?: string;
+        state?: DeliveryState;
+        subject_id?: string;
+        limit?: string;
+        cursor?: string;
+      };
+      const limit = Math.min(Math.max(Number(q.limit ?? DEFAULT_PAGE_SIZE), 1), MAX_PAGE_SIZE);
+      const before = decodeCursor(q.cursor, (key) => /^[0-9]{1,19}$/.test(key));
+      const rows = await WebhookRepository.page(deps.db, {
+        merchantId: q.merchant_id || undefined,
+        state: q.state,
+        subjectId: q.subject_id || undefined,
+        limit: limit + 1,
+        before: before === undefined ? undefined : BigInt(before),
+      });
+      const page = pageOf(rows, limit, (d) => String(d.seq));
+      const attempts = await WebhookRepository.attempts(
+        deps.db,
+        page.data.map((d) => d.id),
+      );
+      return { ...page, data: page.data.map((d) => deliveryView(d, attempts.get(d.id) ?? [])) };
+    },
+  );
+
+  app.post(
+    '/admin/v1/webhooks/deliveries/:id/replay',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'Send a delivery again now (same webhook-id; receivers deduplicate)',
+        params: { type: 'object', properties: { id: { type: 'string' } } },
+        response: {
+          202: { type: 'object', properties: { id: { type: 'string' }, state: { type: 'string' } } },
+          ...adminErrorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params as { id: string };
+      if (!(await WebhookRepository.requeue(deps.db, id))) throw AdminError.notFound('delivery');
+      return reply.code(202).send({ id, state: 'pending' });
+    },
+  );
+}
+
+function deliveryView(d: WebhookDelivery, attempts: WebhookAttempt[]) {
+  return {
+    id: d.id,
+    merchant_id: d.merchantId,
+    subject_id: d.subjectId,
+    type: d.type,
+    url: d.url,
+    state: d.state,
+    attempt_count: d.attempts,
+    next_attempt_at: d.state === 'pending' ? d.nextAttemptAt.toISOString() : null,
+    last_status: d.lastStatus,
+    last_error: d.lastError,
+    created_at: d.createdAt.toISOString(),
+    delivered_at: d.deliveredAt?.toISOString() ?? null,
+    attempts: attempts.map((a) => ({
+      attempted_at: a.attemptedAt.toISOString(),
+      duration_ms: a.durationMs,
+      http_status: a.httpStatus,
+      error: a.error,
+    })),
+  };
+}

@@ -1,0 +1,134 @@
+import { DecryptError, decryptJsonObject, PayoutCodes } from '@payrail/protocol';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { toPayoutWire } from '../../domain/Payout.ts';
+import { RequestRejected } from '../../domain/RequestRejected.ts';
+import type { PayoutService } from '../../services/PayoutService.ts';
+import type { Session, TokenService } from '../../services/TokenService.ts';
+import { sendEnvelope } from '../plugins/errorHandler.ts';
+import { requireMerchant } from '../plugins/merchantAuth.ts';
+import type { StatusRateLimit } from '../StatusRateLimit.ts';
+import { bearerSecurity, encryptedBody, payoutEnvelope } from './merchantSchemas.ts';
+
+interface Deps {
+  tokens: TokenService;
+  payouts: PayoutService;
+  statusRateLimit: StatusRateLimit;
+}
+
+const present = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+/** The decrypted request of an encrypted POST; 4014 when it is not a JSON object under the session's keys. */
+export function decryptPayload(request: FastifyRequest, undecryptable: RequestRejected['def']) {
+  const session = request.session as Session;
+  try {
+    return decryptJsonObject(
+      (request.body as { payload?: unknown } | undefined)?.payload,
+      session.scheme,
+      session.merchant,
+    );
+  } catch (err) {
+    if (err instanceof DecryptError) throw new RequestRejected(undecryptable);
+    throw err;
+  }
+}
+
+/** POST /payout/v1/initiate, GET /payout/v1/status, GET /payout/v1/balance (snake_case envelope). */
+export function payoutRoutes(app: FastifyInstance, deps: Deps) {
+  const auth = requireMerchant(deps.tokens, PayoutCodes.unauthorized);
+  const config = { errorStyle: 'payout' as const };
+
+  app.post(
+    '/payout/v1/initiate',
+    {
+      onRequest: auth,
+      config: { ...config, invalidBody: PayoutCodes.undecryptable },
+      schema: {
+        tags: ['payouts'],
+        summary: 'Initiate a payout from a wallet to a bank account',
+        description:
+          'Plaintext: `PayoutInitiateRequest` (nested or flat shape). Success `data`: `PayoutTransaction` with status INITIATED.',
+        security: bearerSecurity,
+        body: encryptedBody,
+        response: {
+          200: payoutEnvelope('2000: initiated; data = PayoutTransaction'),
+          400: payoutEnvelope('4003-4008, 4012, 4014 (undecryptable), 4016, 4017'),
+          401: payoutEnvelope('4001: invalid or expired token'),
+          409: payoutEnvelope('4009: duplicate sender_id; data = the existing PayoutTransaction'),
+          422: payoutEnvelope('4002, 4010, 4011, 4013, 4015'),
+          503: payoutEnvelope('4014: bank down for maintenance'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = request.session as Session;
+      const plain = decryptPayload(request, PayoutCodes.undecryptable);
+      const payout = await deps.payouts.initiate(session.merchant, session.scheme, plain);
+      return sendEnvelope(request, reply, PayoutCodes.initiated, toPayoutWire(payout));
+    },
+  );
+
+  app.get(
+    '/payout/v1/status',
+    {
+      onRequest: auth,
+      preHandler: deps.statusRateLimit.hook('payout-status'),
+      config,
+      schema: {
+        tags: ['payouts'],
+        summary: 'Status of a payout by transaction_id or sender_id (exactly one)',
+        security: bearerSecurity,
+        querystring: {
+          type: 'object',
+          properties: { transaction_id: { type: 'string' }, sender_id: { type: 'string' } },
+        },
+        response: {
+          200: payoutEnvelope('2000; data = PayoutTransaction'),
+          400: payoutEnvelope('4101: neither identifier; 4102: both'),
+          401: payoutEnvelope('4001'),
+          404: payoutEnvelope('4103: not found (or another merchant’s)'),
+          429: payoutEnvelope('4290: rate limit exceeded'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = request.session as Session;
+      const { transaction_id, sender_id } = request.query as { transaction_id?: string; sender_id?: string };
+      if (!present(transaction_id) && !present(sender_id)) throw new RequestRejected(PayoutCodes.neitherIdentifier);
+      if (present(transaction_id) && present(sender_id)) throw new RequestRejected(PayoutCodes.bothIdentifiers);
+      const payout = await deps.payouts.find(
+        session.merchant.id,
+        present(transaction_id) ? { transactionId: transaction_id } : { senderId: sender_id },
+      );
+      if (!payout) throw new RequestRejected(PayoutCodes.transactionNotFound);
+      return sendEnvelope(request, reply, PayoutCodes.fetched, toPayoutWire(payout));
+    },
+  );
+
+  app.get(
+    '/payout/v1/balance',
+    {
+      onRequest: auth,
+      config,
+      schema: {
+        tags: ['payouts'],
+        summary: 'Balance of one of the caller’s wallets',
+        security: bearerSecurity,
+        querystring: { type: 'object', properties: { wallet_id: { type: 'string' } } },
+        response: {
+          200: payoutEnvelope('2000; data = Balance'),
+          400: payoutEnvelope('4201: wallet_id missing'),
+          401: payoutEnvelope('4001'),
+          404: payoutEnvelope('4202: unknown wallet or another merchant’s'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = request.session as Session;
+      const { wallet_id } = request.query as { wallet_id?: string };
+      if (!present(wallet_id)) throw new RequestRejected(PayoutCodes.walletIdMissing);
+      const balance = await deps.payouts.balance(session.merchant.id, wallet_id);
+      if (!balance) throw new RequestRejected(PayoutCodes.walletNotFound);
+      return sendEnvelope(request, reply, PayoutCodes.balanceFetched, balance);
+    },
+  );
+}

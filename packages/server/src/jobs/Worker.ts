@@ -1,0 +1,113 @@
+import type { Logger } from 'pino';
+import type { Database } from '../store/Database.ts';
+import { JobRepository, type Job, type JobKind } from '../store/repositories/JobRepository.ts';
+import { WebhookRepository } from '../store/repositories/WebhookRepository.ts';
+import type { WebhookDispatcher } from './WebhookDispatcher.ts';
+
+export type JobHandler = (job: Job) => Promise<void>;
+
+export interface WorkerOptions {
+  pollMs: number;
+  /** Deliveries in flight at once: a receiver that hangs holds one slot until its timeout, never the queue. */
+  maxDeliveries: number;
+  maxJobs: number;
+  webhookTimeoutMs: number;
+}
+
+const JOB_LEASE_MS = 60_000;
+
+/**
+ * The background worker of each server process: claims due jobs and webhook deliveries from the database
+ * (FOR UPDATE SKIP LOCKED, so instances share the work) and runs them. Nothing lives only in memory: a
+ * crash leaves the rows, and their leases expire so that any instance picks them up again.
+ */
+export class Worker {
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private readonly jobsInFlight = new Set<Promise<void>>();
+  private readonly deliveriesInFlight = new Set<Promise<void>>();
+  private ticking = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly handlers: Partial<Record<JobKind, JobHandler>>,
+    private readonly dispatcher: WebhookDispatcher,
+    private readonly logger: Logger,
+    private readonly options: WorkerOptions,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule(0);
+  }
+
+  /** Stops claiming and waits for what is in flight (deliveries end by their own timeout). */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await Promise.allSettled([...this.jobsInFlight, ...this.deliveriesInFlight]);
+  }
+
+  /** One pass: claim and start what is due. Exposed for tests that step the worker by hand. */
+  async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      await this.claimJobs();
+      await this.claimDeliveries();
+    } catch (err) {
+      this.logger.error({ err }, 'worker pass failed');
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private schedule(delayMs: number) {
+    if (!this.running) return;
+    this.timer = setTimeout(async () => {
+      await this.tick();
+      this.schedule(this.options.pollMs);
+    }, delayMs);
+    this.timer.unref?.();
+  }
+
+  private async claimJobs() {
+    const room = this.options.maxJobs - this.jobsInFlight.size;
+    if (room <= 0) return;
+    const jobs = await JobRepository.claim(this.db, room, JOB_LEASE_MS);
+    for (const job of jobs) this.track(this.jobsInFlight, this.runJob(job));
+  }
+
+  private async claimDeliveries() {
+    const room = this.options.maxDeliveries - this.deliveriesInFlight.size;
+    if (room <= 0) return;
+    const lease = this.options.webhookTimeoutMs + JOB_LEASE_MS;
+    const deliveries = await WebhookRepository.claim(this.db, room, lease);
+    for (const d of deliveries) {
+      this.track(
+        this.deliveriesInFlight,
+        this.dispatcher.deliver(d).catch((err) => this.logger.error({ err, delivery: d.id }, 'delivery failed')),
+      );
+    }
+  }
+
+  private track(set: Set<Promise<void>>, promise: Promise<void>) {
+    set.add(promise);
+    void promise.finally(() => set.delete(promise));
+  }
+
+  private async runJob(job: Job): Promise<void> {
+    const handler = this.handlers[job.kind];
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      await handler(job);
+    } catch (err) {
+      // Back off exponentially (1 s, 2 s, 4 s … capped at 5 min) and try again: a step is never dropped.
+      const delay = Math.min(1000 * 2 ** Math.min(job.attempts - 1, 16), 300_000);
+      this.logger.warn({ err, job: job.kind, subject: job.subjectId, attempt: job.attempts }, 'job failed; retrying');
+      await JobRepository.retryLater(this.db, job, delay, (err as Error).message).catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,161 @@
+import { formatPaise, isId, PayoutCodes, withMessage, type BalanceWire, type Scheme } from '@payrail/protocol';
+import { bankRuleRejection, type BankRules } from '../domain/bankRules.ts';
+import { newId } from '../domain/ids.ts';
+import { istDay, istMonth } from '../domain/istPeriod.ts';
+import type { Merchant } from '../domain/Merchant.ts';
+import { toPayoutWire, type Payout } from '../domain/Payout.ts';
+import { checkSenderId, checkWalletIdShape, parsePayoutFields } from '../domain/payoutRequest.ts';
+import { DEFAULT_STATUS_MESSAGE } from '../domain/payoutStateMachine.ts';
+import { RequestRejected } from '../domain/RequestRejected.ts';
+import type { Metrics } from '../http/Metrics.ts';
+import type { BankConnector } from '../rails/BankConnector.ts';
+import type { Database } from '../store/Database.ts';
+import { InsufficientFunds, LedgerRepository } from '../store/repositories/LedgerRepository.ts';
+import { PayoutRepository } from '../store/repositories/PayoutRepository.ts';
+import { UsageRepository } from '../store/repositories/UsageRepository.ts';
+import { WalletRepository } from '../store/repositories/WalletRepository.ts';
+import type { BankDirectory } from './BankDirectory.ts';
+import type { CallbackPolicy } from './CallbackPolicy.ts';
+import type { PayoutLifecycle } from './PayoutLifecycle.ts';
+
+/** Thrown inside the initiation transaction to roll it back with a code. */
+class Refusal extends Error {
+  constructor(readonly def: RequestRejected['def']) {
+    super(def.message);
+  }
+}
+
+/** Merchant-side payouts: initiation with every check of CONTRACT.md §4 in order, status and balance. */
+export class PayoutService {
+  constructor(
+    private readonly db: Database,
+    private readonly rail: BankConnector,
+    private readonly lifecycle: PayoutLifecycle,
+    private readonly bankRules: BankRules,
+    private readonly banks: BankDirectory,
+    private readonly callbackPolicy: CallbackPolicy,
+    private readonly metrics: Metrics,
+  ) {}
+
+  /**
+   * Initiates a payout from a decrypted request. Throws RequestRejected with the first failing check's code;
+   * a refused request records nothing and moves no money (everything that writes is one transaction).
+   */
+  async initiate(merchant: Merchant, scheme: Scheme, plain: Record<string, unknown>): Promise<Payout> {
+    try {
+      return await this.initiateChecked(merchant, scheme, plain);
+    } catch (err) {
+      if (err instanceof RequestRejected) this.metrics.payoutsRejected.inc({ code: String(err.def.code) });
+      throw err;
+    }
+  }
+
+  private async initiateChecked(merchant: Merchant, scheme: Scheme, plain: Record<string, unknown>) {
+    const senderId = checkSenderId(plain);
+    const walletId = checkWalletIdShape(plain);
+    const wallet = await WalletRepository.findById(this.db, walletId);
+    if (!wallet || wallet.merchantId !== merchant.id) {
+      throw new RequestRejected(withMessage(PayoutCodes.invalidWallet, 'Unknown wallet_id'));
+    }
+    const fields = parsePayoutFields(plain, (ifsc) => this.banks.isKnownBranch(ifsc));
+    if (fields.callbackUrl !== null) {
+      const problem = await this.callbackPolicy.check(fields.callbackUrl);
+      if (problem) throw new RequestRejected(withMessage(PayoutCodes.invalidField, `Invalid callback_url: ${problem}`));
+    }
+    await this.refuseDuplicate(merchant.id, senderId);
+    const bankRefusal = (await this.rail.verifyBeneficiary(fields.accountNumber, fields.ifsc))
+      ? bankRuleRejection(this.bankRules, fields.ifsc)
+      : PayoutCodes.beneficiaryVerificationFailed;
+    if (bankRefusal) throw new RequestRejected(bankRefusal);
+
+    const now = new Date();
+    const draft: Payout = {
+      id: newId('payout', now.getTime()),
+      merchantId: merchant.id,
+      walletId,
+      senderId,
+      amount: fields.amount,
+      paymentMode: fields.paymentMode,
+      beneficiary: {
+        name: fields.beneficiaryName,
+        accountNumber: fields.accountNumber,
+        ifsc: fields.ifsc,
+        bankName: this.banks.bankName(fields.ifsc),
+      },
+      remarks: fields.remarks,
+      callbackUrl: fields.callbackUrl,
+      scheme,
+      status: 'INITIATED',
+      statusMessage: DEFAULT_STATUS_MESSAGE.INITIATED,
+      utr: '',
+      rail: this.rail.name,
+      railReference: null,
+      istDay: istDay(now),
+      istMonth: istMonth(now),
+      createdAt: now,
+      updatedAt: now,
+    };
+
+    try {
+      const payout = await this.db.transaction(async (tx) => {
+        const inserted = await PayoutRepository.insert(tx, draft);
+        if (!inserted) throw new Refusal(PayoutCodes.duplicateSenderId);
+        try {
+          await LedgerRepository.append(tx, {
+            walletId,
+            kind: 'payout_debit',
+            amount: -draft.amount,
+            payoutId: draft.id,
+          });
+        } catch (err) {
+          if (err instanceof InsufficientFunds) throw new Refusal(PayoutCodes.insufficientBalance);
+          throw err;
+        }
+        if (!(await UsageRepository.add(tx, merchant.id, `D${draft.istDay}`, draft.amount, merchant.dailyLimit))) {
+          throw new Refusal(PayoutCodes.dailyLimitExceeded);
+        }
+        if (!(await UsageRepository.add(tx, merchant.id, `M${draft.istMonth}`, draft.amount, merchant.monthlyLimit))) {
+          throw new Refusal(PayoutCodes.monthlyLimitExceeded);
+        }
+        await this.lifecycle.scheduleNext(tx, inserted);
+        return inserted;
+      });
+      this.metrics.payoutsInitiated.inc({ mode: payout.paymentMode });
+      return payout;
+    } catch (err) {
+      if (!(err instanceof Refusal)) throw err;
+      if (err.def === PayoutCodes.duplicateSenderId) await this.refuseDuplicate(merchant.id, senderId);
+      throw new RequestRejected(err.def);
+    }
+  }
+
+  /** 4009 with the existing payout in `data`, when this merchant already used the sender_id. */
+  private async refuseDuplicate(merchantId: string, senderId: string): Promise<void> {
+    const existing = await PayoutRepository.findBySenderId(this.db, merchantId, senderId);
+    if (existing) throw new RequestRejected(PayoutCodes.duplicateSenderId, toPayoutWire(existing));
+  }
+
+  /** The caller's payout by one identifier; another merchant's is "not found" (no leak of existence). */
+  async find(merchantId: string, by: { transactionId?: string; senderId?: string }): Promise<Payout | null> {
+    let payout: Payout | null = null;
+    if (by.transactionId !== undefined) {
+      payout = isId('payout', by.transactionId) ? await PayoutRepository.findById(this.db, by.transactionId) : null;
+    } else if (by.senderId !== undefined) {
+      payout = await PayoutRepository.findBySenderId(this.db, merchantId, by.senderId);
+    }
+    return payout && payout.merchantId === merchantId ? payout : null;
+  }
+
+  async balance(merchantId: string, walletId: string): Promise<BalanceWire | null> {
+    const wallet = isId('wallet', walletId) ? await WalletRepository.findById(this.db, walletId) : null;
+    if (!wallet || wallet.merchantId !== merchantId) return null;
+    const onHold = await WalletRepository.onHold(this.db, walletId);
+    return {
+      wallet_id: wallet.id,
+      balance: formatPaise(wallet.balance),
+      on_hold: formatPaise(onHold),
+      currency: 'INR',
+      updated_at: wallet.updatedAt.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,82 @@
+import type { Queryable } from '../Database.ts';
+
+export type JobKind = 'payout.advance' | 'collection.expire';
+
+export interface Job {
+  id: bigint;
+  kind: JobKind;
+  subjectId: string;
+  runAt: Date;
+  attempts: number;
+}
+
+interface JobRow {
+  id: bigint;
+  kind: JobKind;
+  subject_id: string;
+  run_at: Date;
+  attempts: number;
+}
+
+const toJob = (r: JobRow): Job => ({
+  id: r.id,
+  kind: r.kind,
+  subjectId: r.subject_id,
+  runAt: r.run_at,
+  attempts: Number(r.attempts),
+});
+
+/**
+ * The durable outbox of background steps. Jobs are written in the transaction of the change that causes
+ * them, claimed with FOR UPDATE SKIP LOCKED under a lease, and deleted in the transaction of their effect.
+ */
+export const JobRepository = {
+  /** Schedules (or reschedules) the one job of this kind for the subject. */
+  async schedule(q: Queryable, kind: JobKind, subjectId: string, delayMs: number): Promise<void> {
+    await q.query(
+      `INSERT INTO jobs (kind, subject_id, run_at) VALUES ($1, $2, now() + make_interval(secs => $3::float8 / 1000))
+       ON CONFLICT (kind, subject_id)
+       DO UPDATE SET run_at = EXCLUDED.run_at, attempts = 0, locked_until = NULL, last_error = NULL`,
+      [kind, subjectId, delayMs],
+    );
+  },
+
+  /** Claims up to `limit` due jobs for `leaseMs`; a crashed claimer's jobs become due again when it expires. */
+  async claim(q: Queryable, limit: number, leaseMs: number): Promise<Job[]> {
+    const { rows } = await q.query<JobRow>(
+      `UPDATE jobs SET locked_until = now() + make_interval(secs => $2::float8 / 1000), attempts = attempts + 1
+        WHERE id IN (
+          SELECT id FROM jobs
+           WHERE run_at <= now() AND (locked_until IS NULL OR locked_until < now())
+           ORDER BY run_at
+           LIMIT $1
+           FOR UPDATE SKIP LOCKED)
+        RETURNING id, kind, subject_id, run_at, attempts`,
+      [limit, leaseMs],
+    );
+    return rows.map(toJob);
+  },
+
+  /**
+   * Deletes the claimed job; false when it is gone, rescheduled or claimed again since (someone else owns it
+   * now), in which case the caller rolls its effect back.
+   */
+  async complete(q: Queryable, job: Job): Promise<boolean> {
+    const { rowCount } = await q.query('DELETE FROM jobs WHERE id = $1 AND attempts = $2', [job.id, job.attempts]);
+    return rowCount === 1;
+  },
+
+  /** Puts a job that failed back for a later try. */
+  async retryLater(q: Queryable, job: Job, delayMs: number, error: string): Promise<void> {
+    await q.query(
+      `UPDATE jobs SET run_at = now() + make_interval(secs => $2::float8 / 1000), locked_until = NULL,
+              last_error = $3
+        WHERE id = $1`,
+      [job.id, delayMs, error.slice(0, 500)],
+    );
+  },
+
+  async cancel(q: Queryable, kind: JobKind, subjectId: string): Promise<void> {
+    await q.query('DELETE FROM jobs WHERE kind = $1 AND subject_id = $2', [kind, subjectId]);
+  },
+};

@@ -1,0 +1,170 @@
+import type { PaymentMode, PayoutStatus, Scheme } from '@payrail/protocol';
+import type { Payout } from '../../domain/Payout.ts';
+import type { Queryable } from '../Database.ts';
+
+interface PayoutRow {
+  id: string;
+  merchant_id: string;
+  wallet_id: string;
+  sender_id: string;
+  amount: bigint;
+  payment_mode: PaymentMode;
+  beneficiary_name: string;
+  beneficiary_account: string;
+  beneficiary_ifsc: string;
+  bank_name: string;
+  remarks: string;
+  callback_url: string | null;
+  scheme: Scheme;
+  status: PayoutStatus;
+  status_message: string;
+  utr: string;
+  rail: string;
+  rail_reference: string | null;
+  ist_day: string;
+  ist_month: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toPayout = (r: PayoutRow): Payout => ({
+  id: r.id,
+  merchantId: r.merchant_id,
+  walletId: r.wallet_id,
+  senderId: r.sender_id,
+  amount: r.amount,
+  paymentMode: r.payment_mode,
+  beneficiary: {
+    name: r.beneficiary_name,
+    accountNumber: r.beneficiary_account,
+    ifsc: r.beneficiary_ifsc,
+    bankName: r.bank_name,
+  },
+  remarks: r.remarks,
+  callbackUrl: r.callback_url,
+  scheme: r.scheme,
+  status: r.status,
+  statusMessage: r.status_message,
+  utr: r.utr,
+  rail: r.rail,
+  railReference: r.rail_reference,
+  istDay: r.ist_day,
+  istMonth: r.ist_month,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export interface PayoutPageQuery {
+  merchantId?: string;
+  status?: PayoutStatus;
+  limit: number;
+  /** Id of the last payout of the previous page (pages run newest first). */
+  after?: string;
+}
+
+export interface TransitionFields {
+  statusMessage: string;
+  utr?: string;
+  railReference?: string;
+}
+
+export const PayoutRepository = {
+  /** Inserts a new payout; null when this merchant already used the sender_id (the unique constraint decides). */
+  async insert(q: Queryable, p: Payout): Promise<Payout | null> {
+    const { rows } = await q.query<PayoutRow>(
+      `INSERT INTO payouts (id, merchant_id, wallet_id, sender_id, amount, payment_mode, beneficiary_name,
+         beneficiary_account, beneficiary_ifsc, bank_name, remarks, callback_url, scheme, status, status_message,
+         utr, rail, ist_day, ist_month, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, '', $16, $17, $18, $19, $19)
+       ON CONFLICT (merchant_id, sender_id) DO NOTHING
+       RETURNING *`,
+      [
+        p.id,
+        p.merchantId,
+        p.walletId,
+        p.senderId,
+        p.amount,
+        p.paymentMode,
+        p.beneficiary.name,
+        p.beneficiary.accountNumber,
+        p.beneficiary.ifsc,
+        p.beneficiary.bankName,
+        p.remarks,
+        p.callbackUrl,
+        p.scheme,
+        p.status,
+        p.statusMessage,
+        p.rail,
+        p.istDay,
+        p.istMonth,
+        p.createdAt,
+      ],
+    );
+    return rows[0] ? toPayout(rows[0]) : null;
+  },
+
+  async findById(q: Queryable, id: string): Promise<Payout | null> {
+    const { rows } = await q.query<PayoutRow>('SELECT * FROM payouts WHERE id = $1', [id]);
+    return rows[0] ? toPayout(rows[0]) : null;
+  },
+
+  /** Locks the payout row for the rest of the transaction. */
+  async lockById(q: Queryable, id: string): Promise<Payout | null> {
+    const { rows } = await q.query<PayoutRow>('SELECT * FROM payouts WHERE id = $1 FOR UPDATE', [id]);
+    return rows[0] ? toPayout(rows[0]) : null;
+  },
+
+  async findBySenderId(q: Queryable, merchantId: string, senderId: string): Promise<Payout | null> {
+    const { rows } = await q.query<PayoutRow>('SELECT * FROM payouts WHERE merchant_id = $1 AND sender_id = $2', [
+      merchantId,
+      senderId,
+    ]);
+    return rows[0] ? toPayout(rows[0]) : null;
+  },
+
+  /**
+   * Moves a payout from `from` to `to`; null when it is no longer in `from` (someone else moved it first).
+   * The database trigger refuses any move the transition table does not allow.
+   */
+  async transition(
+    q: Queryable,
+    id: string,
+    from: PayoutStatus,
+    to: PayoutStatus,
+    fields: TransitionFields,
+  ): Promise<Payout | null> {
+    const { rows } = await q.query<PayoutRow>(
+      `UPDATE payouts
+          SET status = $3, status_message = $4, utr = coalesce($5, utr),
+              rail_reference = coalesce($6, rail_reference), updated_at = now()
+        WHERE id = $1 AND status = $2
+        RETURNING *`,
+      [id, from, to, fields.statusMessage, fields.utr ?? null, fields.railReference ?? null],
+    );
+    return rows[0] ? toPayout(rows[0]) : null;
+  },
+
+  async page(q: Queryable, query: PayoutPageQuery): Promise<Payout[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.merchantId) {
+      params.push(query.merchantId);
+      where.push(`merchant_id = $${params.length}`);
+    }
+    if (query.status) {
+      params.push(query.status);
+      where.push(`status = $${params.length}`);
+    }
+    if (query.after) {
+      params.push(query.after);
+      where.push(`id < $${params.length}`);
+    }
+    params.push(query.limit);
+    const { rows } = await q.query<PayoutRow>(
+      `SELECT * FROM payouts ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY id DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map(toPayout);
+  },
+};

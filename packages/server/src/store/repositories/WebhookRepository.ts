@@ -1,0 +1,208 @@
+import type { Scheme, WebhookEventType } from '@payrail/protocol';
+import type { Queryable } from '../Database.ts';
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookDelivery {
+  id: string;
+  seq: bigint;
+  merchantId: string;
+  subjectId: string;
+  type: WebhookEventType;
+  url: string;
+  scheme: Scheme;
+  /** JSON text of the transaction object when the event happened. */
+  snapshot: string;
+  state: DeliveryState;
+  attempts: number;
+  nextAttemptAt: Date;
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
+}
+
+export interface WebhookAttempt {
+  attemptedAt: Date;
+  durationMs: number;
+  httpStatus: number | null;
+  error: string | null;
+}
+
+interface DeliveryRow {
+  id: string;
+  seq: bigint;
+  merchant_id: string;
+  subject_id: string;
+  type: WebhookEventType;
+  url: string;
+  scheme: Scheme;
+  snapshot: string;
+  state: DeliveryState;
+  attempts: number;
+  next_attempt_at: Date;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: Date;
+  delivered_at: Date | null;
+}
+
+const toDelivery = (r: DeliveryRow): WebhookDelivery => ({
+  id: r.id,
+  seq: r.seq,
+  merchantId: r.merchant_id,
+  subjectId: r.subject_id,
+  type: r.type,
+  url: r.url,
+  scheme: r.scheme,
+  snapshot: r.snapshot,
+  state: r.state,
+  attempts: Number(r.attempts),
+  nextAttemptAt: r.next_attempt_at,
+  lastStatus: r.last_status === null ? null : Number(r.last_status),
+  lastError: r.last_error,
+  createdAt: r.created_at,
+  deliveredAt: r.delivered_at,
+});
+
+export interface NewDelivery {
+  id: string;
+  merchantId: string;
+  subjectId: string;
+  type: WebhookEventType;
+  url: string;
+  scheme: Scheme;
+  snapshot: string;
+  createdAt: Date;
+}
+
+export interface DeliveryPageQuery {
+  merchantId?: string;
+  state?: DeliveryState;
+  subjectId?: string;
+  limit: number;
+  /** seq of the last delivery of the previous page (newest first). */
+  before?: bigint;
+}
+
+export const WebhookRepository = {
+  async insert(q: Queryable, d: NewDelivery): Promise<void> {
+    await q.query(
+      `INSERT INTO webhook_deliveries (id, merchant_id, subject_id, type, url, scheme, snapshot, next_attempt_at,
+         created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
+      [d.id, d.merchantId, d.subjectId, d.type, d.url, d.scheme, d.snapshot, d.createdAt],
+    );
+  },
+
+  /**
+   * Claims due deliveries under a lease. A delivery waits while an earlier event of the same transaction is
+   * still pending, so each transaction's events are attempted in the order they happened.
+   */
+  async claim(q: Queryable, limit: number, leaseMs: number): Promise<WebhookDelivery[]> {
+    const { rows } = await q.query<DeliveryRow>(
+      `UPDATE webhook_deliveries SET locked_until = now() + make_interval(secs => $2::float8 / 1000)
+        WHERE id IN (
+          SELECT d.id FROM webhook_deliveries d
+           WHERE d.state = 'pending' AND d.next_attempt_at <= now()
+             AND (d.locked_until IS NULL OR d.locked_until < now())
+             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
+                              WHERE e.subject_id = d.subject_id AND e.seq < d.seq AND e.state = 'pending')
+           ORDER BY d.next_attempt_at
+           LIMIT $1
+           FOR UPDATE SKIP LOCKED)
+        RETURNING *`,
+      [limit, leaseMs],
+    );
+    return rows.map(toDelivery);
+  },
+
+  /** Records one attempt and the delivery's next state in one statement pair. */
+  async recordAttempt(
+    q: Queryable,
+    id: string,
+    attempt: WebhookAttempt,
+    next: { state: DeliveryState; retryInMs: number | null },
+  ): Promise<void> {
+    await q.query(
+      `INSERT INTO webhook_attempts (delivery_id, attempted_at, duration_ms, http_status, error)
+       VALUES ($1, $2, $3, $4, $5)`,
+      [id, attempt.attemptedAt, attempt.durationMs, attempt.httpStatus, attempt.error],
+    );
+    await q.query(
+      `UPDATE webhook_deliveries
+          SET attempts = attempts + 1, state = $2, last_status = $3, last_error = $4, locked_until = NULL,
+              next_attempt_at = CASE WHEN $5::float8 IS NULL THEN next_attempt_at
+                                     ELSE now() + make_interval(secs => $5::float8 / 1000) END,
+              delivered_at = CASE WHEN $2 = 'delivered' THEN now() ELSE delivered_at END
+        WHERE id = $1`,
+      [id, next.state, attempt.httpStatus, attempt.error, next.retryInMs],
+    );
+  },
+
+  async findById(q: Queryable, id: string): Promise<WebhookDelivery | null> {
+    const { rows } = await q.query<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = $1', [id]);
+    return rows[0] ? toDelivery(rows[0]) : null;
+  },
+
+  /** Puts a delivery back in the queue for an immediate attempt (operator replay). */
+  async requeue(q: Queryable, id: string): Promise<boolean> {
+    const { rowCount } = await q.query(
+      `UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = now(), locked_until = NULL WHERE id = $1`,
+      [id],
+    );
+    return rowCount === 1;
+  },
+
+  async page(q: Queryable, query: DeliveryPageQuery): Promise<WebhookDelivery[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    for (const [column, value] of [
+      ['merchant_id', query.merchantId],
+      ['state', query.state],
+      ['subject_id', query.subjectId],
+    ] as const) {
+      if (value === undefined) continue;
+      params.push(value);
+      where.push(`${column} = $${params.length}`);
+    }
+    if (query.before !== undefined) {
+      params.push(query.before);
+      where.push(`seq < $${params.length}`);
+    }
+    params.push(query.limit);
+    const { rows } = await q.query<DeliveryRow>(
+      `SELECT * FROM webhook_deliveries ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY seq DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map(toDelivery);
+  },
+
+  async attempts(q: Queryable, deliveryIds: string[]): Promise<Map<string, WebhookAttempt[]>> {
+    const out = new Map<string, WebhookAttempt[]>();
+    if (deliveryIds.length === 0) return out;
+    const { rows } = await q.query<{
+      delivery_id: string;
+      attempted_at: Date;
+      duration_ms: number;
+      http_status: number | null;
+      error: string | null;
+    }>(
+      `SELECT delivery_id, attempted_at, duration_ms, http_status, error FROM webhook_attempts
+        WHERE delivery_id = ANY($1::text[]) ORDER BY id`,
+      [deliveryIds],
+    );
+    for (const r of rows) {
+      const list = out.get(r.delivery_id) ?? [];
+      list.push({
+        attemptedAt: r.attempted_at,
+        durationMs: Number(r.duration_ms),
+        httpStatus: r.http_status === null ? null : Number(r.http_status),
+        error: r.error,
+      });
+      out.set(r.delivery_id, list);
+    }
+    return out;
+  },
+};

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createServer, type PayrailServer } from '../../src/server.ts';
+import type { Database } from '../../src/store/Database.ts';
+import { migrate } from '../../src/store/migrate.ts';
+import { createPgliteDatabase } from '../../src/store/pgliteDatabase.ts';
+
+export type EngineName = 'pglite' | 'postgres';
+
+/** PGlite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it and fails if it is unreachable). */
+export const ENGINES: EngineName[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+export const TEST_ADMIN_TOKEN = 'test-admin-token';
+
+export interface TestServer {
+  url: string;
+  engine: EngineName;
+  server: PayrailServer;
+  db: Database;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** A PostgreSQL schema of its own for one test file, dropped at the end. */
+export async function createTestSchema(): Promise<{ schema: string; drop(): Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL as string;
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`CREATE SCHEMA ${schema}`);
+  await client.end();
+  return {
+    schema,
+    async drop() {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  /** Reuse the schema of another instance (several instances on one PostgreSQL database). */
+  schema?: string;
+  /** Reuse an already open database (PGlite shared by two app instances in one process). */
+  db?: Database;
+}
+
+/**
+ * Starts a real Payrail server on a free loopback port: in-memory PGlite, or a fresh PostgreSQL schema.
+ * One server per test file; tests talk to it over real HTTP.
+ */
+export async function startTestServer(engine: EngineName, options: StartOptions = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'payrail-test-'));
+  const env: Record<string, string> = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PAYRAIL_DATA_DIR: dataDir,
+    PAYRAIL_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    PAYRAIL_SANDBOX_STEP_MS: '50',
+    PAYRAIL_WORKER_POLL_MS: '20',
+    PAYRAIL_WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,400ms',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...(engine === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL as string } : {}),
+    ...options.env,
+  };
+  const config = loadConfig(env);
+  let schema = options.schema;
+  let dropSchema: (() => Promise<void>) | undefined;
+  let db = options.db;
+  let ownsDb = false;
+  if (engine === 'postgres' && !schema) {
+    const created = await createTestSchema();
+    schema = created.schema;
+    dropSchema = created.drop;
+  }
+  if (engine === 'pglite' && !db) {
+    db = await createPgliteDatabase(undefined);
+    await migrate(db);
+    ownsDb = true;
+  }
+  const server = await createServer(config, { logger: createLogger(config.logLevel), schema, db });
+  const url = await server.listen();
+  return {
+    url,
+    engine,
+    server,
+    db: server.db,
+    config,
+    async close() {
+      await server.close();
+      if (ownsDb) await db?.close();
+      await dropSchema?.();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
