@@ -9,6 +9,8 @@ export interface Config {
   databaseUrl?: string;
   dataDir: string;
   redisUrl?: string;
+  /** Prefix of every Redis key, so that several deployments (or test runs) can share one Redis. */
+  redisPrefix: string;
   mode: Mode;
   adminToken?: string;
   sandboxStepMs: number;
@@ -19,7 +21,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   webhookTimeoutMs: number;
   logLevel: string;
-  collectionTtlMinutes: number;
+  /** How long an INITIATED collection waits for payment before it fails. */
+  collectionTtlMs: number;
   /** Optional fixed JWT signing secret; otherwise one is generated once and kept in the database. */
   jwtSecret?: string;
   /** Failed token requests allowed per API key and per client address in a 15-minute window. */
@@ -73,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: nonEmpty(env.DATABASE_URL),
     dataDir: resolve(env.PAYRAIL_DATA_DIR || './data'),
     redisUrl: nonEmpty(env.REDIS_URL),
+    redisPrefix: env.PAYRAIL_REDIS_PREFIX || 'payrail:',
     mode,
     adminToken: nonEmpty(env.PAYRAIL_ADMIN_TOKEN),
     sandboxStepMs: int(env, 'PAYRAIL_SANDBOX_STEP_MS', 1500),
@@ -85,7 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: bool(env, 'PAYRAIL_WEBHOOK_ALLOW_PRIVATE', mode === 'sandbox'),
     webhookTimeoutMs: int(env, 'PAYRAIL_WEBHOOK_TIMEOUT_MS', 10_000, 1),
     logLevel: env.LOG_LEVEL || 'info',
-    collectionTtlMinutes: int(env, 'PAYRAIL_COLLECTION_TTL_MINUTES', 30, 1),
+    collectionTtlMs: parseDurations('PAYRAIL_COLLECTION_TTL', env.PAYRAIL_COLLECTION_TTL || '30m')[0] as number,
     jwtSecret: nonEmpty(env.PAYRAIL_JWT_SECRET),
     tokenFailuresPerKey: int(env, 'PAYRAIL_TOKEN_FAILURES_PER_KEY', 10, 1),
     tokenFailuresPerAddress: int(env, 'PAYRAIL_TOKEN_FAILURES_PER_ADDRESS', 50, 1),

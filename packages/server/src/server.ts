@@ -18,12 +18,14 @@ import { ManualRail } from './rails/ManualRail.ts';
 import { SandboxRail } from './rails/SandboxRail.ts';
 import { BankDirectory } from './services/BankDirectory.ts';
 import { CallbackPolicy } from './services/CallbackPolicy.ts';
+import { CollectionService } from './services/CollectionService.ts';
 import { PayoutAdminService } from './services/PayoutAdminService.ts';
 import { PayoutLifecycle } from './services/PayoutLifecycle.ts';
 import { PayoutService } from './services/PayoutService.ts';
 import { MerchantService } from './services/MerchantService.ts';
 import { TokenService } from './services/TokenService.ts';
 import type { Database } from './store/Database.ts';
+import type { Job } from './store/repositories/JobRepository.ts';
 import { openDatabase } from './store/openDatabase.ts';
 
 export interface PayrailServer {
@@ -87,7 +89,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: options.schema }));
   const ownsDb = options.db === undefined;
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
-  const counters: CounterStore = redis ? new RedisCounterStore(redis) : new MemoryCounterStore();
+  const counters: CounterStore = redis ? new RedisCounterStore(redis, config.redisPrefix) : new MemoryCounterStore();
   const admin = await resolveAdminToken(config);
   const metrics = new Metrics();
   const tokens = await TokenService.create(db, config.tokenTtlSeconds, config.jwtSecret);
@@ -106,12 +108,20 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     metrics,
   );
   const payoutAdmin = new PayoutAdminService(db, lifecycle, config.mode);
+  const collections = new CollectionService(db, callbackPolicy, metrics, {
+    mode: config.mode,
+    ttlMs: config.collectionTtlMs,
+  });
   const stepper = new PayoutStepper(db, rail, lifecycle);
   const dispatcher = new WebhookDispatcher(db, callbackPolicy, metrics, options.logger, {
     retryScheduleMs: config.webhookRetryScheduleMs,
     timeoutMs: config.webhookTimeoutMs,
   });
-  const worker = new Worker(db, { 'payout.advance': (job) => stepper.run(job) }, dispatcher, options.logger, {
+  const handlers = {
+    'payout.advance': (job: Job) => stepper.run(job),
+    'collection.expire': (job: Job) => collections.expire(job),
+  };
+  const worker = new Worker(db, handlers, dispatcher, options.logger, {
     pollMs: config.workerPollMs,
     maxDeliveries: 32,
     maxJobs: 32,
@@ -130,6 +140,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     callbackPolicy,
     payouts,
     payoutAdmin,
+    collections,
     redis,
   });
 

@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { CallbackPolicy } from '../services/CallbackPolicy.ts';
+import type { CollectionService } from '../services/CollectionService.ts';
 import type { MerchantService } from '../services/MerchantService.ts';
 import type { PayoutAdminService } from '../services/PayoutAdminService.ts';
 import type { PayoutService } from '../services/PayoutService.ts';
@@ -12,12 +13,15 @@ import type { TokenService } from '../services/TokenService.ts';
 import type { Database } from '../store/Database.ts';
 import type { Metrics } from './Metrics.ts';
 import { requireAdmin } from './plugins/adminAuth.ts';
-import { registerErrorHandler } from './plugins/errorHandler.ts';
+import { frameworkErrorHandler, registerErrorHandler } from './plugins/errorHandler.ts';
+import { adminCollectionRoutes } from './routes/adminCollectionRoutes.ts';
 import { adminMerchantRoutes } from './routes/adminMerchantRoutes.ts';
 import { adminPayoutRoutes } from './routes/adminPayoutRoutes.ts';
 import { adminWebhookRoutes } from './routes/adminWebhookRoutes.ts';
 import { payoutRoutes } from './routes/payoutRoutes.ts';
+import { sandboxRoutes } from './routes/sandboxRoutes.ts';
 import { StatusRateLimit } from './StatusRateLimit.ts';
+import { collectionRoutes } from './routes/collectionRoutes.ts';
 import { healthRoutes } from './routes/healthRoutes.ts';
 import { tokenRoutes } from './routes/tokenRoutes.ts';
 import type { TokenThrottle } from './TokenThrottle.ts';
@@ -35,6 +39,7 @@ export interface AppDeps {
   callbackPolicy: CallbackPolicy;
   payouts: PayoutService;
   payoutAdmin: PayoutAdminService;
+  collections: CollectionService;
   /** Shared rate-limit counters; in-process memory when null. */
   redis: Redis | null;
 }
@@ -50,6 +55,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: false,
     requestIdHeader: 'x-request-id',
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    frameworkErrors: frameworkErrorHandler,
   });
   app.decorateRequest('session', null);
   registerErrorHandler(app);
@@ -71,19 +77,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(rateLimit, {
     global: false,
     enableDraftSpec: true,
-    ...(deps.redis ? { redis: deps.redis, nameSpace: 'payrail-rl:' } : {}),
+    ...(deps.redis ? { redis: deps.redis, nameSpace: `${deps.config.redisPrefix}rl:` } : {}),
   });
   const statusRateLimit = new StatusRateLimit(app, deps.config.rateLimitPerMinute);
 
   healthRoutes(app, deps);
   tokenRoutes(app, deps);
   payoutRoutes(app, { ...deps, statusRateLimit });
+  collectionRoutes(app, { ...deps, statusRateLimit });
+  if (deps.config.mode === 'sandbox') sandboxRoutes(app, deps);
 
   await app.register(async (admin) => {
     admin.addHook('onRequest', requireAdmin(deps.adminToken));
     adminMerchantRoutes(admin, deps);
     adminPayoutRoutes(admin, deps);
     adminWebhookRoutes(admin, deps);
+    adminCollectionRoutes(admin, deps);
   });
 
   return app;

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createServer, type PayrailServer } from '../../src/server.ts';
@@ -51,6 +52,8 @@ export interface StartOptions {
   schema?: string;
   /** Reuse an already open database (PGlite shared by two app instances in one process). */
   db?: Database;
+  /** Log through this logger instead of one at LOG_LEVEL on stdout (tests that inspect the logs). */
+  logger?: Logger;
 }
 
 /**
@@ -68,6 +71,8 @@ export async function startTestServer(engine: EngineName, options: StartOptions 
     PAYRAIL_WORKER_POLL_MS: '20',
     PAYRAIL_WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,400ms',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // Each server its own Redis namespace unless a test shares one on purpose (several instances).
+    PAYRAIL_REDIS_PREFIX: `payrail-test-${randomBytes(4).toString('hex')}:`,
     ...(engine === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL as string } : {}),
     ...options.env,
   };
@@ -86,7 +91,8 @@ export async function startTestServer(engine: EngineName, options: StartOptions 
     await migrate(db);
     ownsDb = true;
   }
-  const server = await createServer(config, { logger: createLogger(config.logLevel), schema, db });
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const server = await createServer(config, { logger, schema, db });
   const url = await server.listen();
   return {
     url,

@@ -20,6 +20,19 @@ function clientErrorDef(request: FastifyRequest, error: FastifyError): CodeDef {
 }
 
 /**
+ * Errors Fastify's router raises before any route is matched (a malformed percent-encoding in the path, a path
+ * parameter over the length limit): answered in the same `{"error": {"code", "message"}}` shape as an unknown
+ * route, instead of Fastify's own body. Passed as the `frameworkErrors` option of the Fastify instance.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const status = error.statusCode ?? 500;
+  if (status >= 500) return reply.code(500).send({ error: { code: 'internal', message: 'Internal server error' } });
+  const code = status === 414 ? 'uri_too_long' : 'invalid_request';
+  const message = status === 414 ? 'A path parameter is too long' : 'The request path is not valid';
+  return reply.code(status).send({ error: { code, message } });
+}
+
+/**
  * One place turns every error into its documented answer. Anything unexpected is logged (without request
  * bodies) and answered 5000 without a stack trace.
  */

@@ -1,0 +1,156 @@
+/**
+ * Every failure the SDK reports is a `PayrailError` subclass, one class per family, so that callers can
+ * `catch` by class and still see the server's own `code`, the HTTP status and the operation that failed.
+ *
+ * `code` is the numeric code of the merchant API envelope (for example 4002) when the server answered with one;
+ * otherwise a short text code: `NETWORK_ERROR`, `TIMEOUT`, `HTTP_502`, `BAD_RESPONSE`, `WEBHOOK_SIGNATURE`, …
+ */
+
+/** The SDK operations, as they appear in `PayrailError.operation`. */
+export type Operation =
+  | 'token'
+  | 'payouts.initiate'
+  | 'payouts.get'
+  | 'payouts.waitFor'
+  | 'wallets.balance'
+  | 'collections.initiate'
+  | 'collections.get'
+  | 'collections.waitFor'
+  | 'sandbox.simulateCollection'
+  | 'webhooks.verify'
+  | 'config'
+  | (string & {});
+
+export interface PayrailErrorOptions {
+  code: number | string;
+  message: string;
+  operation: Operation;
+  httpStatus?: number;
+  /** The request identifier the server answered with, when it sent one. */
+  requestId?: string;
+  cause?: unknown;
+}
+
+export class PayrailError extends Error {
+  /** The envelope code (e.g. 4002), or a text code for failures without one (e.g. `NETWORK_ERROR`). */
+  readonly code: number | string;
+  /** HTTP status of the answer; undefined when there was no answer. */
+  readonly httpStatus: number | undefined;
+  /** The SDK operation that failed, e.g. `payouts.initiate`. */
+  readonly operation: Operation;
+  readonly requestId: string | undefined;
+  /** True when the same call may succeed if made again later (rate limit, bank down, server or network). */
+  readonly retryable: boolean = false;
+
+  constructor(options: PayrailErrorOptions) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = options.code;
+    this.httpStatus = options.httpStatus;
+    this.operation = options.operation;
+    this.requestId = options.requestId;
+  }
+
+  /** A plain object for logs and `--json` output (no stack, no credentials). */
+  toJSON(): Record<string, unknown> {
+    return {
+      type: this.name,
+      code: this.code,
+      message: this.message,
+      httpStatus: this.httpStatus ?? null,
+      operation: this.operation,
+      retryable: this.retryable,
+    };
+  }
+}
+
+/** Credentials refused (4001 on tokens and payouts, 4008 on collections), or a token that stays refused. */
+export class AuthenticationError extends PayrailError {}
+
+/** The request is malformed or a field is invalid (4000, 4003–4008, 4012, 4014 undecryptable, 4016, 4017, 41xx, 4201). */
+export class ValidationError extends PayrailError {}
+
+/** The wallet balance does not cover the payout (4002). */
+export class InsufficientFundsError extends PayrailError {}
+
+/** The merchant's daily (4010) or monthly (4011) payout allowance would be exceeded. */
+export class LimitExceededError extends PayrailError {
+  get period(): 'daily' | 'monthly' | undefined {
+    return this.code === 4010 ? 'daily' : this.code === 4011 ? 'monthly' : undefined;
+  }
+}
+
+/** Too many requests (4290, HTTP 429); `retryAfterMs` is the server's `Retry-After` when it sent one. */
+export class RateLimitError extends PayrailError {
+  override readonly retryable = true;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(options: PayrailErrorOptions & { retryAfterMs?: number }) {
+    super(options);
+    this.retryAfterMs = options.retryAfterMs;
+  }
+
+  override toJSON() {
+    return { ...super.toJSON(), retryAfterMs: this.retryAfterMs ?? null };
+  }
+}
+
+/** The transaction or wallet does not exist for this merchant (4103 on payouts, 4104, 4107, 4202). */
+export class NotFoundError extends PayrailError {}
+
+/**
+ * The `senderId` was used before (4009 payouts, 4112 collections). `existing` is the transaction that holds it
+ * when the server sent it.
+ */
+export class ConflictError<T = unknown> extends PayrailError {
+  readonly existing: T | undefined;
+
+  constructor(options: PayrailErrorOptions & { existing?: T }) {
+    super(options);
+    this.existing = options.existing;
+  }
+}
+
+/** The beneficiary's bank is down for maintenance (4014 at initiation, HTTP 503): try again later. */
+export class BankUnavailableError extends PayrailError {
+  override readonly retryable = true;
+}
+
+/** The bank side refused this beneficiary: verification failed (4013) or transfers to the bank are not allowed (4015). */
+export class BankRejectedError extends PayrailError {}
+
+/** The server failed (5000, any 5xx) or answered something the SDK cannot read. */
+export class ServerError extends PayrailError {
+  override readonly retryable = true;
+}
+
+/** No answer: connection refused or reset, DNS failure, or no answer within `timeoutMs`. */
+export class NetworkError extends PayrailError {
+  override readonly retryable = true;
+}
+
+export type WebhookFailure = 'missing_headers' | 'signature' | 'stale' | 'malformed' | 'undecryptable';
+
+/** A webhook delivery that must not be trusted: bad or missing signature, too old, or unreadable. */
+export class WebhookVerificationError extends PayrailError {
+  readonly reason: WebhookFailure;
+
+  constructor(reason: WebhookFailure, message: string) {
+    super({ code: `WEBHOOK_${reason.toUpperCase()}`, message, operation: 'webhooks.verify' });
+    this.reason = reason;
+  }
+}
+
+/** `waitFor` gave up before the transaction reached the awaited status; `last` is what it saw last. */
+export class WaitTimeoutError<T = unknown> extends PayrailError {
+  override readonly retryable = true;
+  readonly last: T | undefined;
+
+  constructor(options: PayrailErrorOptions & { last?: T }) {
+    super(options);
+    this.last = options.last;
+  }
+}
+
+/** The client was constructed or called with settings it cannot work with (for example no webhook secret). */
+export class ConfigurationError extends PayrailError {}

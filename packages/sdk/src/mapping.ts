@@ -1,0 +1,143 @@
+import {
+  COLLECTION_STATUSES,
+  PAYMENT_MODES,
+  PAYOUT_STATUSES,
+  type CollectionStatus,
+  type PaymentMode,
+  type PayoutStatus,
+} from '@payrail/protocol';
+import type { Balance, Collection, Payout, PayoutInitiateInput } from './types.ts';
+
+/** Decrypted `data` objects are the server's; these read them defensively into the SDK's vocabulary. */
+type Obj = Record<string, unknown>;
+
+export class ShapeError extends Error {}
+
+const str = (o: Obj, key: string): string => {
+  const v = o[key];
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return String(v);
+  if (v === undefined || v === null) return '';
+  throw new ShapeError(`field ${key} is not text`);
+};
+
+const required = (o: Obj, key: string): string => {
+  const v = str(o, key);
+  if (!v) throw new ShapeError(`field ${key} is missing`);
+  return v;
+};
+
+const orNull = (v: string): string | null => (v === '' ? null : v);
+
+const date = (o: Obj, key: string): Date => {
+  const d = new Date(required(o, key));
+  if (Number.isNaN(d.getTime())) throw new ShapeError(`field ${key} is not a time`);
+  return d;
+};
+
+const optionalDate = (o: Obj, key: string): Date | null => {
+  const v = str(o, key);
+  if (!v) return null;
+  const d = new Date(v);
+  return Number.isNaN(d.getTime()) ? null : d;
+};
+
+const obj = (v: unknown): Obj => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
+
+function oneOf<T extends string>(values: readonly T[], value: string, key: string): T {
+  if ((values as readonly string[]).includes(value)) return value as T;
+  throw new ShapeError(`field ${key} has the unknown value ${JSON.stringify(value)}`);
+}
+
+export function toPayout(data: Obj): Payout {
+  const b = obj(data.beneficiary);
+  const t = obj(data.timestamps);
+  return {
+    transactionId: required(data, 'transaction_id'),
+    senderId: str(data, 'sender_id'),
+    walletId: str(data, 'wallet_id'),
+    amount: str(data, 'amount'),
+    paymentMode: oneOf<PaymentMode>(PAYMENT_MODES, str(data, 'payment_mode'), 'payment_mode'),
+    status: oneOf<PayoutStatus>(PAYOUT_STATUSES, str(data, 'status'), 'status'),
+    statusMessage: str(data, 'status_message'),
+    utr: orNull(str(data, 'utr_number')),
+    remarks: str(data, 'remarks'),
+    callbackUrl: orNull(str(data, 'callback_url')),
+    beneficiary: {
+      name: str(b, 'beneficiary_name') || str(data, 'beneficiary_name'),
+      accountNumber: str(b, 'beneficiary_acc_number') || str(data, 'beneficiary_acc_number'),
+      ifsc: str(b, 'beneficiary_ifsc') || str(data, 'beneficiary_ifsc'),
+      bankName: str(b, 'bank_name'),
+    },
+    createdAt: date(t, 'created_at'),
+    updatedAt: date(t, 'updated_at'),
+  };
+}
+
+export function toBalance(data: Obj): Balance {
+  return {
+    walletId: required(data, 'wallet_id'),
+    balance: required(data, 'balance'),
+    onHold: str(data, 'on_hold') || '0.00',
+    currency: 'INR',
+    updatedAt: date(data, 'updated_at'),
+  };
+}
+
+export function toCollection(data: Obj): Collection {
+  return {
+    txnId: required(data, 'txnId'),
+    senderId: str(data, 'senderId'),
+    walletId: orNull(str(data, 'walletId')),
+    amount: str(data, 'requestAmount') || str(data, 'amount'),
+    paymentMode: str(data, 'paymentMode'),
+    status: oneOf<CollectionStatus>(COLLECTION_STATUSES, str(data, 'status'), 'status'),
+    statusMessage: str(data, 'statusMessage'),
+    utr: orNull(str(data, 'utr')),
+    remarks: str(data, 'remarks'),
+    payerVpa: orNull(str(data, 'payerVpa')),
+    intentUrl: orNull(str(data, 'intentUrl')),
+    expiresAt: optionalDate(data, 'expiresAt'),
+    createdAt: date(data, 'createdAt'),
+    updatedAt: date(data, 'updatedAt'),
+  };
+}
+
+/** Plaintext of a payout initiation, nested shape (the server accepts it in both schemes). */
+export function payoutRequestWire(input: PayoutInitiateInput): Obj {
+  const wire: Obj = {
+    sender_id: input.senderId,
+    wallet_id: input.walletId,
+    payment_mode: input.paymentMode,
+    amount: input.amount,
+    beneficiary: {
+      beneficiary_name: input.beneficiary?.name,
+      beneficiary_acc_number: input.beneficiary?.accountNumber,
+      beneficiary_ifsc: input.beneficiary?.ifsc,
+    },
+  };
+  if (input.remarks !== undefined) wire.remarks = input.remarks;
+  if (input.callbackUrl !== undefined) wire.callback_url = input.callbackUrl;
+  return wire;
+}
+
+/** Equal amounts in rupee text, whatever the number of fraction digits ("100" = "100.00"). */
+export function sameAmount(a: string, b: string): boolean {
+  const norm = (s: string) => {
+    const [whole = '', fraction = ''] = s.trim().split('.');
+    return `${whole.replace(/^0+(?=\d)/, '')}.${fraction.padEnd(2, '0')}`;
+  };
+  return norm(a) === norm(b);
+}
+
+/** Whether an existing payout is the one this request describes (a retry or a resumed batch), not another one. */
+export function payoutMatches(p: Payout, input: PayoutInitiateInput): boolean {
+  return (
+    p.senderId === input.senderId &&
+    p.walletId === input.walletId &&
+    p.paymentMode === input.paymentMode &&
+    sameAmount(p.amount, String(input.amount)) &&
+    p.beneficiary.accountNumber === input.beneficiary.accountNumber &&
+    p.beneficiary.ifsc.toUpperCase() === input.beneficiary.ifsc.toUpperCase()
+  );
+}

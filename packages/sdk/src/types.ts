@@ -1,0 +1,210 @@
+import type { CollectionStatus, PaymentMode, PayoutStatus, Scheme, WebhookEventType } from '@payrail/protocol';
+
+export type { CollectionStatus, PaymentMode, PayoutStatus, Scheme, WebhookEventType };
+
+/** Rupees as decimal text with at most two fraction digits, e.g. `"100.00"` or `"2500"`. Never a float. */
+export type Amount = string;
+
+export interface PayrailOptions {
+  /** Base address of the Payrail server, e.g. `https://payrail.example.com` or `http://127.0.0.1:8080`. */
+  baseUrl: string;
+  apiKey: string;
+  secretKey: string;
+  /** `whsec_…`; needed only by `webhooks.verify`. */
+  webhookSecret?: string;
+  /** Payload encryption of the session: `'v2'` (AES-256-GCM, default) or `'v1'` (AES-256-CBC, legacy). */
+  scheme?: Scheme;
+  /** Time allowed for one HTTP attempt. Default 30 000 ms. */
+  timeoutMs?: number;
+  retry?: RetryOptions;
+  /**
+   * Requests per minute the client allows itself on each status endpoint (payout status, collection status),
+   * shared by every call of this client, so that `waitFor` loops stay within the server's limit. Default 200.
+   */
+  statusRequestsPerMinute?: number;
+  /** Renew the token this long before it expires. Default 30 000 ms (never more than a fifth of its lifetime). */
+  tokenRenewBeforeMs?: number;
+  /** A `fetch` to use instead of the global one (proxies, instrumentation). */
+  fetch?: typeof fetch;
+  /** Extra User-Agent text. */
+  userAgent?: string;
+}
+
+export interface RetryOptions {
+  /** Retries after the first attempt. Default 3. */
+  retries?: number;
+  /** First backoff ceiling; each retry doubles it (full jitter). Default 250 ms. */
+  baseDelayMs?: number;
+  /** Largest backoff between attempts. Default 5 000 ms. */
+  maxDelayMs?: number;
+  /** Longest `Retry-After` the client waits for on its own; longer ones throw `RateLimitError`. Default 60 000 ms. */
+  maxRetryAfterMs?: number;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface BeneficiaryInput {
+  /** Account holder name: 1–100 letters, spaces and `.'-`. */
+  name: string;
+  /** 9–18 digits. */
+  accountNumber: string;
+  /** e.g. `HDFC0001234`. */
+  ifsc: string;
+}
+
+export interface PayoutInitiateInput {
+  /** Your unique reference (1–50 of `A-Z a-z 0-9 . _ -`); it makes retries safe: one senderId, one payout. */
+  senderId: string;
+  walletId: string;
+  paymentMode: PaymentMode;
+  amount: Amount;
+  beneficiary: BeneficiaryInput;
+  remarks?: string;
+  /** Receives the payout's webhooks. */
+  callbackUrl?: string;
+}
+
+export interface InitiateOptions extends CallOptions {
+  /**
+   * What to do when the server already holds a payout (or collection) with this senderId that was not created by
+   * this call: `'throw'` (default) a `ConflictError` carrying it, or `'return'` it when it matches the request
+   * (amount, wallet, beneficiary) — the right choice when resuming a batch. A mismatching one always throws.
+   */
+  onDuplicate?: 'throw' | 'return';
+}
+
+export interface Beneficiary {
+  name: string;
+  accountNumber: string;
+  ifsc: string;
+  /** Bank name from the IFSC, when the server knows it. */
+  bankName: string;
+}
+
+export interface Payout {
+  transactionId: string;
+  senderId: string;
+  walletId: string;
+  amount: Amount;
+  paymentMode: PaymentMode;
+  status: PayoutStatus;
+  statusMessage: string;
+  /** Bank reference; null until the bank gives one. */
+  utr: string | null;
+  remarks: string;
+  callbackUrl: string | null;
+  beneficiary: Beneficiary;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type PayoutLookup = { transactionId: string; senderId?: never } | { senderId: string; transactionId?: never };
+
+export interface Balance {
+  walletId: string;
+  /** Spendable now. */
+  balance: Amount;
+  /** Sum of payouts not final yet (INITIATED, PROCESSING, PENDING). */
+  onHold: Amount;
+  currency: 'INR';
+  updatedAt: Date;
+}
+
+/**
+ * `'final'`: the money has settled (SUCCESS, or REFUNDED after a failure). `'outcome'`: the outcome is known
+ * (SUCCESS, FAILED or REFUNDED). Or any status, or a list of them.
+ */
+export type PayoutWaitTarget = 'final' | 'outcome' | PayoutStatus | readonly PayoutStatus[];
+
+interface WaitOptionsBase extends CallOptions {
+  /** Give up after this long with a `WaitTimeoutError`. Default 120 000 ms. */
+  timeoutMs?: number;
+  /** First poll interval; it grows ×1.5 up to `maxIntervalMs`. Default 500 ms. */
+  intervalMs?: number;
+  /** Default 5 000 ms. */
+  maxIntervalMs?: number;
+}
+
+export interface PayoutWaitOptions extends WaitOptionsBase {
+  /** Default `'final'`. */
+  until?: PayoutWaitTarget;
+  /** Called with the first status read and with every read whose status differs from the previous one. */
+  onChange?: (payout: Payout) => void;
+}
+
+export interface CollectionWaitOptions extends WaitOptionsBase {
+  /** Default `'final'`. */
+  until?: CollectionWaitTarget;
+  onChange?: (collection: Collection) => void;
+}
+
+export interface CollectionInitiateInput {
+  /** Your unique reference for the collection (separate from payout senderIds). */
+  senderId: string;
+  /** 1.00 to 100000.00. */
+  amount: Amount;
+  remarks?: string;
+  /** Wallet credited on success; default the merchant's first wallet. */
+  walletId?: string;
+  callbackUrl?: string;
+  /** Payer's UPI address: makes a Collect request instead of an Intent link. */
+  payerVpa?: string;
+}
+
+export type CollectionPaymentMode = 'Intent' | 'Collect' | (string & {});
+
+export interface Collection {
+  txnId: string;
+  senderId: string;
+  walletId: string | null;
+  amount: Amount;
+  paymentMode: CollectionPaymentMode;
+  status: CollectionStatus;
+  statusMessage: string;
+  utr: string | null;
+  remarks: string;
+  payerVpa: string | null;
+  /** `upi://pay?…` link to show the payer (returned by `initiate`). */
+  intentUrl: string | null;
+  expiresAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type CollectionLookup = { txnId: string; senderId?: never } | { senderId: string; txnId?: never };
+
+/** `'final'`: SUCCESS or FAILED. */
+export type CollectionWaitTarget = 'final' | CollectionStatus | readonly CollectionStatus[];
+
+export type PayoutEventType = Extract<WebhookEventType, `payout.${string}`>;
+export type CollectionEventType = Extract<WebhookEventType, `collection.${string}`>;
+
+interface EventBase {
+  /** The event id (`EV…`), also in the `webhook-id` header: deduplicate by it. */
+  id: string;
+  createdAt: Date;
+  /** When the delivery was signed (`webhook-timestamp`). */
+  timestamp: Date;
+}
+
+export type PayoutEvent = EventBase & { type: PayoutEventType; kind: 'payout'; data: Payout };
+export type CollectionEvent = EventBase & { type: CollectionEventType; kind: 'collection'; data: Collection };
+export type WebhookEvent = PayoutEvent | CollectionEvent;
+
+export interface VerifyOptions {
+  /** Largest accepted distance between `webhook-timestamp` and now. Default 300; `Infinity` skips the check. */
+  toleranceSeconds?: number;
+  /** The current time, for tests and for checking saved deliveries. */
+  now?: Date;
+}
+
+export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
+
+export interface TokenInfo {
+  token: string;
+  scheme: Scheme;
+  expiresAt: Date;
+}

@@ -1,0 +1,58 @@
+import { COLLECTION_STATUSES, isId, type CollectionStatus } from '@payrail/protocol';
+import type { FastifyInstance } from 'fastify';
+import { toCollectionWire, type Collection } from '../../domain/Collection.ts';
+import type { CollectionService } from '../../services/CollectionService.ts';
+import { decodeCursor, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf } from '../pageCursor.ts';
+import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
+
+const adminCollectionView = (c: Collection) => ({
+  ...toCollectionWire(c),
+  merchant_id: c.merchantId,
+  callback_url: c.callbackUrl,
+  scheme: c.scheme,
+});
+
+/** Operator view of collections: filters and cursor pagination, newest first. */
+export function adminCollectionRoutes(app: FastifyInstance, deps: { collections: CollectionService }) {
+  app.get(
+    '/admin/v1/collections',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'List collections, newest first, with cursor pagination',
+        querystring: {
+          type: 'object',
+          properties: {
+            merchant_id: { type: 'string' },
+            status: { type: 'string', enum: [...COLLECTION_STATUSES] },
+            sender_id: { type: 'string' },
+            limit: { type: 'string', pattern: '^[0-9]+$' },
+            cursor: { type: 'string' },
+          },
+        },
+        response: adminErrorResponses,
+      },
+    },
+    async (request) => {
+      const q = request.query as {
+        merchant_id?: string;
+        status?: CollectionStatus;
+        sender_id?: string;
+        limit?: string;
+        cursor?: string;
+      };
+      const limit = Math.min(Math.max(Number(q.limit ?? DEFAULT_PAGE_SIZE), 1), MAX_PAGE_SIZE);
+      const after = decodeCursor(q.cursor, (key) => isId('collection', key));
+      const rows = await deps.collections.page({
+        merchantId: q.merchant_id || undefined,
+        status: q.status,
+        senderId: q.sender_id || undefined,
+        limit: limit + 1,
+        after,
+      });
+      const page = pageOf(rows, limit, (c) => c.id);
+      return { ...page, data: page.data.map(adminCollectionView) };
+    },
+  );
+}

@@ -1,0 +1,97 @@
+import { CollectionCodes, isId } from '@payrail/protocol';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { toCollectionWire } from '../../domain/Collection.ts';
+import { RequestRejected } from '../../domain/RequestRejected.ts';
+import type { CollectionService } from '../../services/CollectionService.ts';
+import type { Session, TokenService } from '../../services/TokenService.ts';
+import { sendEnvelope } from '../plugins/errorHandler.ts';
+import { requireMerchant, resolveSession } from '../plugins/merchantAuth.ts';
+import type { StatusRateLimit } from '../StatusRateLimit.ts';
+import { bearerSecurity, collectionEnvelope, encryptedBody } from './merchantSchemas.ts';
+import { decryptPayload } from './payoutRoutes.ts';
+
+interface Deps {
+  tokens: TokenService;
+  collections: CollectionService;
+  statusRateLimit: StatusRateLimit;
+}
+
+const present = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+/** POST /collection/v1/initiate and GET /collection/v1/status (camelCase envelope). */
+export function collectionRoutes(app: FastifyInstance, deps: Deps) {
+  const config = { errorStyle: 'collection' as const };
+
+  app.post(
+    '/collection/v1/initiate',
+    {
+      onRequest: requireMerchant(deps.tokens, CollectionCodes.unauthorized),
+      config: { ...config, invalidBody: CollectionCodes.undecryptable },
+      schema: {
+        tags: ['collections'],
+        summary: 'Create a UPI collection request (intent link, or collect request when payerVpa is given)',
+        description:
+          'Plaintext: `CollectionInitiateRequest`. Success `data`: `CollectionTransaction` (status INITIATED) plus `intentUrl`.',
+        security: bearerSecurity,
+        body: encryptedBody,
+        response: {
+          200: collectionEnvelope('2000; data = CollectionTransaction + intentUrl'),
+          400: collectionEnvelope('4014 undecryptable, 4110 invalid amount, 4111 invalid field'),
+          401: collectionEnvelope('4008: invalid or expired token'),
+          409: collectionEnvelope('4112: duplicate senderId; data = the existing collection'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = request.session as Session;
+      const plain = decryptPayload(request, CollectionCodes.undecryptable);
+      const { collection, intentUrl } = await deps.collections.initiate(session.merchant, session.scheme, plain);
+      return sendEnvelope(request, reply, CollectionCodes.initiated, { ...toCollectionWire(collection), intentUrl });
+    },
+  );
+
+  app.get(
+    '/collection/v1/status',
+    {
+      // The seed's rules apply in order: the query is checked before the token (rule 6 comes last).
+      onRequest: async (request: FastifyRequest) => {
+        request.session = await resolveSession(deps.tokens, request);
+      },
+      preHandler: deps.statusRateLimit.hook('collection-status'),
+      config,
+      schema: {
+        tags: ['collections'],
+        summary: 'Status of a collection by txnId or senderId (exactly one)',
+        security: bearerSecurity,
+        querystring: { type: 'object', properties: { txnId: { type: 'string' }, senderId: { type: 'string' } } },
+        response: {
+          200: collectionEnvelope('2000; data = CollectionTransaction'),
+          400: collectionEnvelope('4000 neither identifier, 4103 both, 4105 malformed txnId'),
+          401: collectionEnvelope('4008'),
+          403: collectionEnvelope('4107: another merchant’s transaction'),
+          404: collectionEnvelope('4104: not found'),
+          429: collectionEnvelope('4290: rate limit exceeded'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { txnId, senderId } = request.query as { txnId?: string; senderId?: string };
+      if (!present(txnId) && !present(senderId)) throw new RequestRejected(CollectionCodes.neitherIdentifier);
+      if (present(txnId) && present(senderId)) throw new RequestRejected(CollectionCodes.bothIdentifiers);
+      const session = request.session;
+      let collection;
+      if (present(txnId)) {
+        if (!isId('collection', txnId)) throw new RequestRejected(CollectionCodes.malformedTxnId);
+        collection = await deps.collections.findById(txnId);
+        if (!collection) throw new RequestRejected(CollectionCodes.notFound);
+        if (!session) throw new RequestRejected(CollectionCodes.unauthorized);
+        if (collection.merchantId !== session.merchant.id) throw new RequestRejected(CollectionCodes.otherMerchant);
+      } else {
+        if (!session) throw new RequestRejected(CollectionCodes.unauthorized);
+        collection = await deps.collections.findBySenderId(session.merchant.id, senderId as string);
+        if (!collection) throw new RequestRejected(CollectionCodes.notFound);
+      }
+      return sendEnvelope(request, reply, CollectionCodes.fetched, toCollectionWire(collection));
+    },
+  );
+}

@@ -1,0 +1,212 @@
+import { randomInt } from 'node:crypto';
+import { CollectionCodes, isId, withMessage, type CollectionStatus, type Scheme } from '@payrail/protocol';
+import type { Mode } from '../config.ts';
+import { toCollectionWire, type Collection } from '../domain/Collection.ts';
+import { parseCollectionFields } from '../domain/collectionRequest.ts';
+import {
+  canCollectionTransition,
+  COLLECTION_STATUS_MESSAGE,
+  collectionEventType,
+} from '../domain/collectionStateMachine.ts';
+import { newId } from '../domain/ids.ts';
+import type { Merchant } from '../domain/Merchant.ts';
+import { RequestRejected } from '../domain/RequestRejected.ts';
+import { upiIntentUrl } from '../domain/upiIntent.ts';
+import type { Metrics } from '../http/Metrics.ts';
+import type { Database, Queryable } from '../store/Database.ts';
+import { CollectionRepository, type CollectionPageQuery } from '../store/repositories/CollectionRepository.ts';
+import { JobRepository, type Job } from '../store/repositories/JobRepository.ts';
+import { LedgerRepository } from '../store/repositories/LedgerRepository.ts';
+import { MerchantRepository } from '../store/repositories/MerchantRepository.ts';
+import { WalletRepository } from '../store/repositories/WalletRepository.ts';
+import type { CallbackPolicy } from './CallbackPolicy.ts';
+import { enqueueWebhook } from './WebhookOutbox.ts';
+
+export type FinalOutcome = 'SUCCESS' | 'FAILED' | 'PENDING';
+
+export type OutcomeResult =
+  | { ok: true; collection: Collection; changed: boolean }
+  | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'invalid_transition'; status: CollectionStatus };
+
+export interface CreatedCollection {
+  collection: Collection;
+  intentUrl: string;
+}
+
+/**
+ * UPI collections: creation with an intent link, status, the lifecycle (INITIATED → SUCCESS / FAILED /
+ * PENDING, PENDING → SUCCESS / FAILED), expiry, and the wallet credit of a SUCCESS, exactly once.
+ */
+export class CollectionService {
+  constructor(
+    private readonly db: Database,
+    private readonly callbackPolicy: CallbackPolicy,
+    private readonly metrics: Metrics,
+    private readonly options: { mode: Mode; ttlMs: number },
+  ) {}
+
+  async initiate(merchant: Merchant, scheme: Scheme, plain: Record<string, unknown>): Promise<CreatedCollection> {
+    const fields = parseCollectionFields(plain);
+    const wallet = fields.walletId
+      ? await WalletRepository.findById(this.db, fields.walletId)
+      : await WalletRepository.firstOfMerchant(this.db, merchant.id);
+    if (!wallet || wallet.merchantId !== merchant.id) {
+      throw new RequestRejected(withMessage(CollectionCodes.invalidField, 'Invalid walletId: unknown wallet'));
+    }
+    if (fields.callbackUrl) {
+      const problem = await this.callbackPolicy.check(fields.callbackUrl);
+      if (problem)
+        throw new RequestRejected(withMessage(CollectionCodes.invalidField, `Invalid callbackUrl: ${problem}`));
+    }
+    const payee = this.payee(merchant);
+    const existing = await CollectionRepository.findBySenderId(this.db, merchant.id, fields.senderId);
+    if (existing) throw new RequestRejected(CollectionCodes.duplicateSenderId, this.view(existing, payee));
+
+    const now = new Date();
+    const draft: Collection = {
+      id: newId('collection', now.getTime()),
+      merchantId: merchant.id,
+      walletId: wallet.id,
+      senderId: fields.senderId,
+      amount: fields.amount,
+      remarks: fields.remarks,
+      paymentMode: fields.payerVpa ? 'Collect' : 'Intent',
+      payerVpa: fields.payerVpa ?? '',
+      callbackUrl: fields.callbackUrl,
+      scheme,
+      status: 'INITIATED',
+      statusMessage: fields.payerVpa
+        ? `Collect request sent to ${fields.payerVpa}`
+        : COLLECTION_STATUS_MESSAGE.INITIATED,
+      utr: '',
+      expiresAt: new Date(now.getTime() + this.options.ttlMs),
+      createdAt: now,
+      updatedAt: now,
+    };
+    const collection = await this.db.transaction(async (tx) => {
+      const inserted = await CollectionRepository.insert(tx, draft);
+      if (inserted) await JobRepository.schedule(tx, 'collection.expire', inserted.id, this.options.ttlMs);
+      return inserted;
+    });
+    if (!collection) {
+      const winner = await CollectionRepository.findBySenderId(this.db, merchant.id, fields.senderId);
+      throw new RequestRejected(CollectionCodes.duplicateSenderId, winner ? this.view(winner, payee) : undefined);
+    }
+    return {
+      collection,
+      intentUrl: upiIntentUrl({
+        ...payee,
+        amount: collection.amount,
+        txnId: collection.id,
+        remarks: collection.remarks,
+      }),
+    };
+  }
+
+  /** The collection object with its intent link, as initiation and duplicates answer it. */
+  private view(c: Collection, payee: { payeeVpa: string; payeeName: string }) {
+    return {
+      ...toCollectionWire(c),
+      intentUrl: upiIntentUrl({ ...payee, amount: c.amount, txnId: c.id, remarks: c.remarks }),
+    };
+  }
+
+  /** Payee address and name: the merchant's UPI settings; in the sandbox, defaults derived from the merchant. */
+  private payee(merchant: Merchant): { payeeVpa: string; payeeName: string } {
+    if (merchant.upiVpa) return { payeeVpa: merchant.upiVpa, payeeName: merchant.upiPayeeName ?? merchant.name };
+    if (this.options.mode === 'live') {
+      throw new RequestRejected(
+        withMessage(CollectionCodes.invalidField, 'No UPI payee address is configured for this merchant (upi_vpa)'),
+      );
+    }
+    return { payeeVpa: `${merchant.id.toLowerCase()}@payrail`, payeeName: merchant.upiPayeeName ?? merchant.name };
+  }
+
+  findById(txnId: string): Promise<Collection | null> {
+    return CollectionRepository.findById(this.db, txnId);
+  }
+
+  findBySenderId(merchantId: string, senderId: string): Promise<Collection | null> {
+    return CollectionRepository.findBySenderId(this.db, merchantId, senderId);
+  }
+
+  page(query: CollectionPageQuery): Promise<Collection[]> {
+    return CollectionRepository.page(this.db, query);
+  }
+
+  /**
+   * Records an outcome reported for a collection (the sandbox simulation, or a bank notification). The same
+   * outcome reported again, or concurrently, changes nothing: the row lock serialises reports, and the ledger's
+   * unique index would refuse a second credit anyway.
+   */
+  async applyOutcome(
+    txnId: string,
+    outcome: FinalOutcome,
+    details: { utr?: string; message?: string; merchantId?: string } = {},
+  ): Promise<OutcomeResult> {
+    if (!isId('collection', txnId)) return { ok: false, reason: 'not_found' };
+    return this.db.transaction(async (tx): Promise<OutcomeResult> => {
+      const current = await CollectionRepository.lockById(tx, txnId);
+      if (!current || (details.merchantId && current.merchantId !== details.merchantId)) {
+        return { ok: false, reason: 'not_found' };
+      }
+      if (current.status === outcome) return { ok: true, collection: current, changed: false };
+      if (!canCollectionTransition(current.status, outcome)) {
+        return { ok: false, reason: 'invalid_transition', status: current.status };
+      }
+      const moved = await this.move(tx, current, outcome, details);
+      return { ok: true, collection: moved, changed: true };
+    });
+  }
+
+  /** Job `collection.expire`: an INITIATED collection past its expiry fails. */
+  async expire(job: Job): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      if (!(await JobRepository.complete(tx, job))) return;
+      const current = await CollectionRepository.lockById(tx, job.subjectId);
+      if (current?.status !== 'INITIATED') return;
+      await this.move(tx, current, 'FAILED', { message: 'Collection request expired before payment' });
+    });
+  }
+
+  private async move(
+    tx: Queryable,
+    current: Collection,
+    to: CollectionStatus,
+    details: { utr?: string; message?: string },
+  ): Promise<Collection> {
+    if (to === 'SUCCESS') {
+      await LedgerRepository.append(tx, {
+        walletId: current.walletId,
+        kind: 'collection_credit',
+        amount: current.amount,
+        collectionId: current.id,
+      });
+    }
+    const utr =
+      to === 'SUCCESS'
+        ? (details.utr ?? String(randomInt(100_000, 999_999)) + String(randomInt(100_000, 999_999)))
+        : details.utr;
+    const moved = await CollectionRepository.transition(tx, current.id, current.status, to, {
+      statusMessage: details.message ?? COLLECTION_STATUS_MESSAGE[to],
+      utr,
+    });
+    if (!moved) throw new Error(`collection ${current.id} moved under its lock`);
+    if (to !== 'PENDING') await JobRepository.cancel(tx, 'collection.expire', current.id);
+    const type = collectionEventType(to);
+    if (type) {
+      const merchant = await MerchantRepository.findById(tx, current.merchantId);
+      await enqueueWebhook(tx, {
+        merchantId: current.merchantId,
+        subjectId: current.id,
+        type,
+        url: moved.callbackUrl ?? merchant?.collectionCallbackUrl ?? null,
+        scheme: moved.scheme,
+        object: toCollectionWire(moved),
+      });
+    }
+    this.metrics.collectionTransitions.inc({ status: to });
+    return moved;
+  }
+}

@@ -1,0 +1,139 @@
+import type { CollectionStatus, Scheme } from '@payrail/protocol';
+import type { Collection, CollectionMode } from '../../domain/Collection.ts';
+import type { Queryable } from '../Database.ts';
+
+interface CollectionRow {
+  id: string;
+  merchant_id: string;
+  wallet_id: string;
+  sender_id: string;
+  amount: bigint;
+  remarks: string;
+  payment_mode: CollectionMode;
+  payer_vpa: string;
+  callback_url: string | null;
+  scheme: Scheme;
+  status: CollectionStatus;
+  status_message: string;
+  utr: string;
+  expires_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toCollection = (r: CollectionRow): Collection => ({
+  id: r.id,
+  merchantId: r.merchant_id,
+  walletId: r.wallet_id,
+  senderId: r.sender_id,
+  amount: r.amount,
+  remarks: r.remarks,
+  paymentMode: r.payment_mode,
+  payerVpa: r.payer_vpa,
+  callbackUrl: r.callback_url,
+  scheme: r.scheme,
+  status: r.status,
+  statusMessage: r.status_message,
+  utr: r.utr,
+  expiresAt: r.expires_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export interface CollectionPageQuery {
+  merchantId?: string;
+  status?: CollectionStatus;
+  senderId?: string;
+  limit: number;
+  /** Id of the last collection of the previous page (newest first). */
+  after?: string;
+}
+
+export const CollectionRepository = {
+  /** Inserts a new collection; null when this merchant already used the senderId. */
+  async insert(q: Queryable, c: Collection): Promise<Collection | null> {
+    const { rows } = await q.query<CollectionRow>(
+      `INSERT INTO collections (id, merchant_id, wallet_id, sender_id, amount, remarks, payment_mode, payer_vpa,
+         callback_url, scheme, status, status_message, utr, expires_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, '', $13, $14, $14)
+       ON CONFLICT (merchant_id, sender_id) DO NOTHING
+       RETURNING *`,
+      [
+        c.id,
+        c.merchantId,
+        c.walletId,
+        c.senderId,
+        c.amount,
+        c.remarks,
+        c.paymentMode,
+        c.payerVpa,
+        c.callbackUrl,
+        c.scheme,
+        c.status,
+        c.statusMessage,
+        c.expiresAt,
+        c.createdAt,
+      ],
+    );
+    return rows[0] ? toCollection(rows[0]) : null;
+  },
+
+  async findById(q: Queryable, id: string): Promise<Collection | null> {
+    const { rows } = await q.query<CollectionRow>('SELECT * FROM collections WHERE id = $1', [id]);
+    return rows[0] ? toCollection(rows[0]) : null;
+  },
+
+  async lockById(q: Queryable, id: string): Promise<Collection | null> {
+    const { rows } = await q.query<CollectionRow>('SELECT * FROM collections WHERE id = $1 FOR UPDATE', [id]);
+    return rows[0] ? toCollection(rows[0]) : null;
+  },
+
+  async findBySenderId(q: Queryable, merchantId: string, senderId: string): Promise<Collection | null> {
+    const { rows } = await q.query<CollectionRow>(
+      'SELECT * FROM collections WHERE merchant_id = $1 AND sender_id = $2',
+      [merchantId, senderId],
+    );
+    return rows[0] ? toCollection(rows[0]) : null;
+  },
+
+  /** Moves a collection from `from` to `to`; null when it is no longer in `from`. The trigger guards the table. */
+  async transition(
+    q: Queryable,
+    id: string,
+    from: CollectionStatus,
+    to: CollectionStatus,
+    fields: { statusMessage: string; utr?: string },
+  ): Promise<Collection | null> {
+    const { rows } = await q.query<CollectionRow>(
+      `UPDATE collections SET status = $3, status_message = $4, utr = coalesce($5, utr), updated_at = now()
+        WHERE id = $1 AND status = $2 RETURNING *`,
+      [id, from, to, fields.statusMessage, fields.utr ?? null],
+    );
+    return rows[0] ? toCollection(rows[0]) : null;
+  },
+
+  async page(q: Queryable, query: CollectionPageQuery): Promise<Collection[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    for (const [column, value] of [
+      ['merchant_id', query.merchantId],
+      ['status', query.status],
+      ['sender_id', query.senderId],
+    ] as const) {
+      if (value === undefined) continue;
+      params.push(value);
+      where.push(`${column} = $${params.length}`);
+    }
+    if (query.after) {
+      params.push(query.after);
+      where.push(`id < $${params.length}`);
+    }
+    params.push(query.limit);
+    const { rows } = await q.query<CollectionRow>(
+      `SELECT * FROM collections ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY id DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map(toCollection);
+  },
+};
