@@ -9,3 +9,4 @@ export * from './identifiers.ts';
 export * from './scheme.ts';
 export * from './webhookSignature.ts';
 export * from './wire.ts';
+export * from './wireSchemas.ts';

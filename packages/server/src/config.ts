@@ -30,6 +30,11 @@ export interface Config {
   tokenFailuresPerAddress: number;
   /** Poll interval of the background worker. */
   workerPollMs: number;
+  /**
+   * How long a claimed job stays reserved for the worker that claimed it (a delivery: this plus the webhook
+   * timeout). After a crash, what the dead process held waits this long before any instance takes it again.
+   */
+  workerLeaseMs: number;
 }
 
 export class ConfigError extends Error {
@@ -94,5 +99,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenFailuresPerKey: int(env, 'PAYRAIL_TOKEN_FAILURES_PER_KEY', 10, 1),
     tokenFailuresPerAddress: int(env, 'PAYRAIL_TOKEN_FAILURES_PER_ADDRESS', 50, 1),
     workerPollMs: int(env, 'PAYRAIL_WORKER_POLL_MS', 200, 10),
+    workerLeaseMs: int(env, 'PAYRAIL_WORKER_LEASE_MS', 60_000, 1000),
   };
 }

@@ -88,6 +88,11 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     options.db ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: options.schema }));
   const ownsDb = options.db === undefined;
+  if (db.engine === 'pglite' && ownsDb) {
+    // The data-dir lock makes this the only process on the database: leases left by a crashed one are void.
+    await db.query('UPDATE jobs SET locked_until = NULL WHERE locked_until IS NOT NULL');
+    await db.query('UPDATE webhook_deliveries SET locked_until = NULL WHERE locked_until IS NOT NULL');
+  }
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
   const counters: CounterStore = redis ? new RedisCounterStore(redis, config.redisPrefix) : new MemoryCounterStore();
   const admin = await resolveAdminToken(config);
@@ -126,6 +131,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     maxDeliveries: 32,
     maxJobs: 32,
     webhookTimeoutMs: config.webhookTimeoutMs,
+    leaseMs: config.workerLeaseMs,
   });
 
   const app = await buildApp({

@@ -1,5 +1,4 @@
 import rateLimit from '@fastify/rate-limit';
-import swagger from '@fastify/swagger';
 import type { Redis } from 'ioredis';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -14,6 +13,7 @@ import type { Database } from '../store/Database.ts';
 import type { Metrics } from './Metrics.ts';
 import { requireAdmin } from './plugins/adminAuth.ts';
 import { frameworkErrorHandler, registerErrorHandler } from './plugins/errorHandler.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
 import { adminCollectionRoutes } from './routes/adminCollectionRoutes.ts';
 import { adminMerchantRoutes } from './routes/adminMerchantRoutes.ts';
 import { adminPayoutRoutes } from './routes/adminPayoutRoutes.ts';
@@ -58,14 +58,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: frameworkErrorHandler,
   });
   app.decorateRequest('session', null);
+  // Every route as registered, so a test can check that the OpenAPI document covers all of them.
+  const routeTable: { method: string; url: string; hidden: boolean }[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const hidden = Boolean((route.schema as { hide?: boolean } | undefined)?.hide) || route.url.startsWith('/docs');
+    for (const method of methods) routeTable.push({ method, url: route.url, hidden });
+  });
   registerErrorHandler(app);
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Payrail API', version: '1.0.0', description: 'Merchant payouts and collections' },
-    },
-  });
+  await registerOpenApi(app);
 
   app.addHook('onResponse', async (request, reply) => {
     deps.metrics.httpDuration.observe(
@@ -89,6 +92,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(async (admin) => {
     admin.addHook('onRequest', requireAdmin(deps.adminToken));
+    admin.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, security: [{ adminAuth: [] }] };
+    });
     adminMerchantRoutes(admin, deps);
     adminPayoutRoutes(admin, deps);
     adminWebhookRoutes(admin, deps);

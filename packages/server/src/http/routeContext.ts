@@ -12,6 +12,9 @@ declare module 'fastify' {
     /** The code a body that cannot be parsed at all gets on this route (default: 4000). */
     malformedBody?: CodeDef;
   }
+  interface FastifyInstance {
+    routeTable: { method: string; url: string; hidden: boolean }[];
+  }
   interface FastifyRequest {
     session: Session | null;
   }

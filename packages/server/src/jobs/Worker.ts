@@ -12,9 +12,11 @@ export interface WorkerOptions {
   maxDeliveries: number;
   maxJobs: number;
   webhookTimeoutMs: number;
+  /** How long a claim is reserved (deliveries: plus the webhook timeout); default 60 s. */
+  leaseMs?: number;
 }
 
-const JOB_LEASE_MS = 60_000;
+const DEFAULT_LEASE_MS = 60_000;
 
 /**
  * The background worker of each server process: claims due jobs and webhook deliveries from the database
@@ -76,14 +78,14 @@ export class Worker {
   private async claimJobs() {
     const room = this.options.maxJobs - this.jobsInFlight.size;
     if (room <= 0) return;
-    const jobs = await JobRepository.claim(this.db, room, JOB_LEASE_MS);
+    const jobs = await JobRepository.claim(this.db, room, this.options.leaseMs ?? DEFAULT_LEASE_MS);
     for (const job of jobs) this.track(this.jobsInFlight, this.runJob(job));
   }
 
   private async claimDeliveries() {
     const room = this.options.maxDeliveries - this.deliveriesInFlight.size;
     if (room <= 0) return;
-    const lease = this.options.webhookTimeoutMs + JOB_LEASE_MS;
+    const lease = this.options.webhookTimeoutMs + (this.options.leaseMs ?? DEFAULT_LEASE_MS);
     const deliveries = await WebhookRepository.claim(this.db, room, lease);
     for (const d of deliveries) {
       this.track(

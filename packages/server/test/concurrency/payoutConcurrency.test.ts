@@ -104,7 +104,11 @@ function payoutRaces(get: () => Topology) {
     }
     await expectLedgerConsistent(get().urls[0] as string);
     // Exactly the accepted payouts exist: the refused ones left nothing behind.
-    const list = await admin(get().urls[0] as string, 'GET', `/admin/v1/payouts?merchant_id=${m.merchant_id}&limit=100`);
+    const list = await admin(
+      get().urls[0] as string,
+      'GET',
+      `/admin/v1/payouts?merchant_id=${m.merchant_id}&limit=100`,
+    );
     const ids = (list.body.data as { transaction_id: string }[]).map((p) => p.transaction_id);
     expect(new Set(ids)).toEqual(accepted);
   });

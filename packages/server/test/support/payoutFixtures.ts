@@ -156,7 +156,7 @@ export async function setLimits(
 export async function snapshot(url: string, merchant: TestMerchant) {
   return {
     balance: await walletBalance(url, merchant.merchant_id, merchant.wallet_id),
-    payouts: (await listPayouts(url, merchant.merchant_id)).map((p) => `${String(p.transaction_id)}:${String(p.status)}`),
+    payouts: (await listPayouts(url, merchant.merchant_id)).map((p) => p.transaction_id),
   };
 }
 

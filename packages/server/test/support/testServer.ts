@@ -24,6 +24,8 @@ export interface TestServer {
   server: PayrailServer;
   db: Database;
   config: Config;
+  /** The PostgreSQL schema of this server (postgres engine); pass it to a second instance on the same database. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -100,6 +102,7 @@ export async function startTestServer(engine: EngineName, options: StartOptions 
     server,
     db: server.db,
     config,
+    schema,
     async close() {
       await server.close();
       if (ownsDb) await db?.close();

@@ -1,0 +1,196 @@
+/**
+ * JSON Schemas (2020-12, as OpenAPI 3.1 uses) of the decrypted plaintexts: what goes inside an encrypted
+ * `payload` and comes out of an encrypted `data`. The server publishes them in its OpenAPI document.
+ */
+const amountText = { type: 'string', pattern: '^[0-9]+\\.[0-9]{2}$', examples: ['100.00'] } as const;
+const isoTime = { type: 'string', format: 'date-time', examples: ['2026-11-22T10:15:30.123Z'] } as const;
+
+export const WIRE_SCHEMAS = {
+  TokenRequestV2: {
+    $id: 'TokenRequestV2',
+    type: 'object',
+    description: 'Body of POST /v1/auth/client-token (plain JSON).',
+    required: ['apiKey', 'secretKey'],
+    properties: {
+      apiKey: { type: 'string', minLength: 32, maxLength: 32 },
+      secretKey: { type: 'string', minLength: 16, maxLength: 16 },
+    },
+    examples: [{ apiKey: 'L1EdTopvlZcEzAvp1QdrZjbh1YHqwn5n', secretKey: 'Wbm4PeK4oFpm8qCI' }],
+  },
+  TokenRequestV1Plaintext: {
+    $id: 'TokenRequestV1Plaintext',
+    type: 'object',
+    description:
+      'Plaintext of `payload` of POST /v1/auth/clients/token, encrypted with V1; apiKey must equal X-Api-Key.',
+    required: ['apiKey', 'secretKey'],
+    properties: { apiKey: { type: 'string' }, secretKey: { type: 'string' } },
+  },
+  TokenData: {
+    $id: 'TokenData',
+    type: 'object',
+    description: 'Decrypted `data` of a token response.',
+    required: ['token'],
+    properties: { token: { type: 'string', description: 'Bearer JWT (HS256)' } },
+  },
+  PayoutInitiateRequest: {
+    $id: 'PayoutInitiateRequest',
+    type: 'object',
+    description:
+      'Plaintext of `payload` of POST /payout/v1/initiate. Nested shape shown; the flat shape puts beneficiary_name, beneficiary_acc_number and beneficiary_ifsc at the top level instead of `beneficiary`. `amount` may be decimal text or a JSON number (rupees, at most two decimals).',
+    required: ['sender_id', 'wallet_id', 'payment_mode', 'amount'],
+    properties: {
+      sender_id: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,50}$' },
+      wallet_id: { type: 'string', pattern: '^WL[0-9A-HJKMNP-TV-Z]{26}$' },
+      payment_mode: { type: 'string', enum: ['IMPS', 'NEFT', 'RTGS'] },
+      amount: { oneOf: [{ type: 'string', pattern: '^[0-9]+(\\.[0-9]{1,2})?$' }, { type: 'number' }] },
+      beneficiary: {
+        type: 'object',
+        required: ['beneficiary_name', 'beneficiary_acc_number', 'beneficiary_ifsc'],
+        properties: {
+          beneficiary_name: { type: 'string', maxLength: 100 },
+          beneficiary_acc_number: { type: 'string', pattern: '^[0-9]{9,18}$' },
+          beneficiary_ifsc: { type: 'string', pattern: '^[A-Z]{4}0[A-Z0-9]{6}$' },
+        },
+      },
+      remarks: { type: 'string', maxLength: 255 },
+      callback_url: { type: 'string', format: 'uri', maxLength: 2048 },
+    },
+    examples: [
+      {
+        sender_id: 'order-1001',
+        wallet_id: 'WL01JD3K8Q5W2V7X9Y0Z1A2B3C4D',
+        payment_mode: 'IMPS',
+        amount: '100.00',
+        beneficiary: {
+          beneficiary_name: 'Asha Rao',
+          beneficiary_acc_number: '100000000001',
+          beneficiary_ifsc: 'SBOX0000001',
+        },
+        remarks: 'Refund for order 1001',
+        callback_url: 'https://merchant.example/webhooks/payrail',
+      },
+    ],
+  },
+  PayoutTransaction: {
+    $id: 'PayoutTransaction',
+    type: 'object',
+    description: 'Decrypted `data` of payout initiation and status, and of payout.* webhooks.',
+    properties: {
+      transaction_id: { type: 'string', pattern: '^PT[0-9A-HJKMNP-TV-Z]{26}$' },
+      sender_id: { type: 'string' },
+      wallet_id: { type: 'string' },
+      amount: amountText,
+      payment_mode: { type: 'string', enum: ['IMPS', 'NEFT', 'RTGS'] },
+      remarks: { type: 'string' },
+      status: { type: 'string', enum: ['INITIATED', 'PROCESSING', 'PENDING', 'SUCCESS', 'FAILED', 'REFUNDED'] },
+      status_message: { type: 'string' },
+      utr_number: { type: 'string', description: 'Empty until the bank gives one' },
+      callback_url: { type: 'string' },
+      beneficiary: {
+        type: 'object',
+        properties: {
+          beneficiary_name: { type: 'string' },
+          beneficiary_acc_number: { type: 'string' },
+          beneficiary_ifsc: { type: 'string' },
+          bank_name: { type: 'string' },
+        },
+      },
+      timestamps: { type: 'object', properties: { created_at: isoTime, updated_at: isoTime } },
+    },
+  },
+  Balance: {
+    $id: 'Balance',
+    type: 'object',
+    description:
+      'Decrypted `data` of GET /payout/v1/balance. `balance` is spendable now; `on_hold` is the sum of payouts not yet final.',
+    properties: {
+      wallet_id: { type: 'string' },
+      balance: amountText,
+      on_hold: amountText,
+      currency: { type: 'string', const: 'INR' },
+      updated_at: isoTime,
+    },
+    examples: [
+      {
+        wallet_id: 'WL01JD3K8Q5W2V7X9Y0Z1A2B3C4D',
+        balance: '900.00',
+        on_hold: '100.00',
+        currency: 'INR',
+        updated_at: '2026-11-22T10:15:30.123Z',
+      },
+    ],
+  },
+  CollectionInitiateRequest: {
+    $id: 'CollectionInitiateRequest',
+    type: 'object',
+    description: 'Plaintext of `payload` of POST /collection/v1/initiate.',
+    required: ['senderId', 'amount'],
+    properties: {
+      senderId: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,50}$' },
+      amount: { type: 'string', pattern: '^[0-9]+(\\.[0-9]{1,2})?$', description: '1.00 to 100000.00' },
+      remarks: { type: 'string', maxLength: 255 },
+      walletId: { type: 'string', description: "Default: the merchant's first wallet" },
+      callbackUrl: { type: 'string', format: 'uri', maxLength: 2048 },
+      payerVpa: { type: 'string', description: 'UPI address; makes a Collect request instead of an Intent link' },
+    },
+    examples: [
+      {
+        senderId: 'inv-2001',
+        amount: '250.50',
+        remarks: 'Invoice 2001',
+        callbackUrl: 'https://merchant.example/webhooks/payrail',
+      },
+    ],
+  },
+  CollectionTransaction: {
+    $id: 'CollectionTransaction',
+    type: 'object',
+    description:
+      'Decrypted `data` of collection status, creation (plus intentUrl), simulation and collection.* webhooks.',
+    properties: {
+      senderId: { type: 'string' },
+      txnId: { type: 'string', pattern: '^CT[0-9A-HJKMNP-TV-Z]{26}$' },
+      walletId: { type: 'string' },
+      requestAmount: amountText,
+      paymentMode: { type: 'string', examples: ['Intent', 'Collect'] },
+      payerVpa: { type: 'string' },
+      utr: { type: 'string' },
+      remarks: { type: 'string' },
+      status: { type: 'string', enum: ['INITIATED', 'PENDING', 'SUCCESS', 'FAILED'] },
+      statusMessage: { type: 'string' },
+      expiresAt: isoTime,
+      createdAt: isoTime,
+      updatedAt: isoTime,
+      intentUrl: {
+        type: 'string',
+        examples: [
+          'upi://pay?pa=shop%40okbank&pn=Shop&am=250.50&tr=CT01JD3K8Q5W2V7X9Y0Z1A2B3C4D&tn=Invoice%202001&cu=INR',
+        ],
+      },
+    },
+  },
+  WebhookEvent: {
+    $id: 'WebhookEvent',
+    type: 'object',
+    description:
+      'Body POSTed to a callback URL, signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature). `data` is the transaction object encrypted with the scheme that created the transaction.',
+    properties: {
+      id: { type: 'string', pattern: '^EV[0-9A-HJKMNP-TV-Z]{26}$' },
+      type: {
+        type: 'string',
+        enum: [
+          'payout.processing',
+          'payout.pending',
+          'payout.success',
+          'payout.failed',
+          'payout.refunded',
+          'collection.pending',
+          'collection.success',
+          'collection.failed',
+        ],
+      },
+      created_at: isoTime,
+      data: { type: 'string' },
+    },
+  },
+} as const;

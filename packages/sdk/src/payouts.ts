@@ -1,0 +1,145 @@
+import type { PayoutStatus } from '@payrail/protocol';
+import type { Core, Outcome } from './core.ts';
+import { ConflictError, ServerError, ValidationError, type Operation, type PayrailError } from './errors.ts';
+import { payoutMatches, payoutRequestWire, ShapeError, toPayout } from './mapping.ts';
+import type { CallOptions, InitiateOptions, Payout, PayoutInitiateInput, PayoutLookup, PayoutWaitOptions } from './types.ts';
+import { waitUntil } from './wait.ts';
+
+/** Statuses after which nothing changes any more: the money has settled. */
+export const FINAL_PAYOUT_STATUSES: readonly PayoutStatus[] = ['SUCCESS', 'REFUNDED'];
+/** Statuses that tell the outcome: SUCCESS, or FAILED (on its way to REFUNDED), or REFUNDED. */
+export const OUTCOME_PAYOUT_STATUSES: readonly PayoutStatus[] = ['SUCCESS', 'FAILED', 'REFUNDED'];
+
+export const isFinalPayoutStatus = (status: PayoutStatus): boolean => FINAL_PAYOUT_STATUSES.includes(status);
+
+/** Reads a decrypted transaction; an unreadable one is the server's fault, reported as such. */
+export function readData<T>(
+  outcome: { data: Record<string, unknown> | undefined; status?: number },
+  operation: Operation,
+  map: (data: Record<string, unknown>) => T,
+): T {
+  try {
+    if (!outcome.data) throw new ShapeError('the answer holds no data');
+    return map(outcome.data);
+  } catch (err) {
+    if (!(err instanceof ShapeError)) throw err;
+    throw new ServerError({ code: 'BAD_RESPONSE', message: `Unreadable answer: ${err.message}`, operation });
+  }
+}
+
+export function lookupQuery(
+  lookup: Record<string, unknown> | undefined,
+  names: [sdk: string, wire: string][],
+  operation: Operation,
+): Record<string, string> {
+  const given = names.filter(([sdk]) => lookup?.[sdk] !== undefined && lookup[sdk] !== '');
+  if (given.length !== 1) {
+    throw new ValidationError({
+      code: 'INVALID_LOOKUP',
+      message: `Give exactly one of ${names.map(([sdk]) => sdk).join(' and ')}`,
+      operation,
+    });
+  }
+  const [sdk, wire] = given[0] as [string, string];
+  return { [wire]: String(lookup?.[sdk]) };
+}
+
+export class Payouts {
+  constructor(private readonly core: Core) {}
+
+  /**
+   * Sends money from a wallet to a bank account. Resolves with the payout (status INITIATED). Network failures
+   * and server errors are retried with the same senderId, so a payout is created at most once: when a retry finds
+   * that the lost attempt did create it (4009), the existing payout is returned.
+   */
+  async initiate(input: PayoutInitiateInput, options: InitiateOptions = {}): Promise<Payout> {
+    const operation = 'payouts.initiate';
+    const outcome = await this.core.request({
+      operation,
+      family: 'payout',
+      method: 'POST',
+      path: '/payout/v1/initiate',
+      encrypted: payoutRequestWire(input),
+      auth: true,
+      retry: 'initiate',
+      signal: options.signal,
+    });
+    if (outcome.ok) return readData(outcome, operation, toPayout);
+    const settled = await this.duplicateOrError(outcome, input, options);
+    if (settled instanceof Error) throw settled;
+    return settled;
+  }
+
+  private async duplicateOrError(
+    outcome: Extract<Outcome, { ok: false }>,
+    input: PayoutInitiateInput,
+    options: InitiateOptions,
+  ): Promise<PayrailError | Payout> {
+    const error = outcome.error;
+    if (!(error instanceof ConflictError)) return error;
+    const existing = outcome.data
+      ? readData(outcome, 'payouts.initiate', toPayout)
+      : await this.get({ senderId: input.senderId }, options).catch(() => undefined);
+    const conflict = new ConflictError<Payout>({
+      code: error.code,
+      message: error.message,
+      operation: error.operation,
+      httpStatus: error.httpStatus,
+      requestId: error.requestId,
+      existing,
+    });
+    if (!existing || !payoutMatches(existing, input)) return conflict;
+    // A lost answer whose request did land, or a batch being resumed: this is the payout asked for.
+    if (outcome.ambiguous || options.onDuplicate === 'return') return existing;
+    return conflict;
+  }
+
+  /** The payout with this transactionId or senderId (exactly one). */
+  async get(lookup: PayoutLookup, options: CallOptions = {}): Promise<Payout> {
+    const operation = 'payouts.get';
+    const query = lookupQuery(
+      lookup,
+      [
+        ['transactionId', 'transaction_id'],
+        ['senderId', 'sender_id'],
+      ],
+      operation,
+    );
+    const outcome = await this.core.request({
+      operation,
+      family: 'payout',
+      method: 'GET',
+      path: '/payout/v1/status',
+      query,
+      auth: true,
+      retry: 'read',
+      budget: 'payout-status',
+      signal: options.signal,
+    });
+    if (!outcome.ok) throw outcome.error;
+    return readData(outcome, operation, toPayout);
+  }
+
+  /**
+   * Polls the payout until it reaches `until` (default `'final'`: SUCCESS or REFUNDED), within the client's
+   * status budget and the server's rate limit. Rejects with `WaitTimeoutError` after `timeoutMs`.
+   */
+  async waitFor(lookup: PayoutLookup, options: PayoutWaitOptions = {}): Promise<Payout> {
+    const until = options.until ?? 'final';
+    const targets: readonly PayoutStatus[] =
+      until === 'final'
+        ? FINAL_PAYOUT_STATUSES
+        : until === 'outcome'
+          ? OUTCOME_PAYOUT_STATUSES
+          : typeof until === 'string'
+            ? [until as PayoutStatus]
+            : (until as readonly PayoutStatus[]);
+    return waitUntil({
+      operation: 'payouts.waitFor',
+      read: (signal) => this.get(lookup, { signal }),
+      done: (p) => targets.includes(p.status),
+      options,
+      describe: (p) => `payout ${p.transactionId} is ${p.status}`,
+    });
+  }
+}

@@ -1,0 +1,146 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { DecryptError, decryptJsonObject, WEBHOOK_EVENT_TYPES, type Scheme } from '@payrail/protocol';
+import type { Core } from './core.ts';
+import { ConfigurationError, WebhookVerificationError } from './errors.ts';
+import { ShapeError, toCollection, toPayout } from './mapping.ts';
+import type { VerifyOptions, WebhookEvent, WebhookEventType, WebhookHeaders } from './types.ts';
+
+const DEFAULT_TOLERANCE_SECONDS = 300;
+
+function header(headers: WebhookHeaders, name: string): string | undefined {
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  for (const [key, value] of Object.entries(headers as Record<string, string | string[] | undefined>)) {
+    if (key.toLowerCase() === name) return Array.isArray(value) ? value.join(' ') : value;
+  }
+  return undefined;
+}
+
+function secretKey(secret: string): Buffer {
+  const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
+  const key = Buffer.from(encoded, 'base64');
+  if (key.length === 0) {
+    throw new ConfigurationError({
+      code: 'CONFIG',
+      message: 'webhookSecret is not a whsec_… secret',
+      operation: 'webhooks.verify',
+    });
+  }
+  return key;
+}
+
+const bytesOf = (body: string | Uint8Array): Buffer =>
+  typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+
+/**
+ * Standard Webhooks verification (CONTRACT.md §8): `webhook-signature` holds one or more space-separated
+ * `v1,<base64 HMAC-SHA256(key, id.timestamp.body)>`; any one matching (compared in constant time) will do.
+ */
+export function verifySignature(secret: string, id: string, timestamp: string, body: Buffer, signatures: string) {
+  const mac = createHmac('sha256', secretKey(secret)).update(`${id}.${timestamp}.`).update(body).digest();
+  return signatures.split(' ').some((entry) => {
+    const [version, value] = entry.split(',', 2);
+    if (version !== 'v1' || !value) return false;
+    const given = Buffer.from(value, 'base64');
+    return given.length === mac.length && timingSafeEqual(given, mac);
+  });
+}
+
+export class Webhooks {
+  constructor(private readonly core: Core) {}
+
+  /**
+   * Checks a delivery and returns its event with `data` decrypted and typed, or throws
+   * `WebhookVerificationError` (`reason`: missing_headers, signature, stale, malformed, undecryptable).
+   * Pass the body exactly as received (the raw text or bytes, before any JSON parsing).
+   */
+  async verify(rawBody: string | Uint8Array, headers: WebhookHeaders, options: VerifyOptions = {}): Promise<WebhookEvent> {
+    const secret = this.core.webhookSecret;
+    if (!secret) {
+      throw new ConfigurationError({
+        code: 'CONFIG',
+        message: 'webhooks.verify needs the webhookSecret option',
+        operation: 'webhooks.verify',
+      });
+    }
+    return verifyDelivery(rawBody, headers, {
+      ...options,
+      secret,
+      keys: this.core.keys,
+      schemes: this.core.scheme === 'v2' ? ['v2', 'v1'] : ['v1', 'v2'],
+    });
+  }
+}
+
+export async function verifyDelivery(
+  rawBody: string | Uint8Array,
+  headers: WebhookHeaders,
+  options: VerifyOptions & { secret: string; keys: { apiKey: string; secretKey: string }; schemes: Scheme[] },
+): Promise<WebhookEvent> {
+  const id = header(headers, 'webhook-id');
+  const timestamp = header(headers, 'webhook-timestamp');
+  const signatures = header(headers, 'webhook-signature');
+  if (!id || !timestamp || !signatures) {
+    throw new WebhookVerificationError(
+      'missing_headers',
+      'The delivery lacks webhook-id, webhook-timestamp or webhook-signature',
+    );
+  }
+  if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
+    throw new WebhookVerificationError('malformed', 'Pass the raw body (string or bytes), not a parsed object');
+  }
+  const body = bytesOf(rawBody);
+  if (!verifySignature(options.secret, id, timestamp, body, signatures)) {
+    throw new WebhookVerificationError('signature', 'The webhook signature does not match');
+  }
+  if (!/^\d{1,12}$/.test(timestamp)) throw new WebhookVerificationError('malformed', 'webhook-timestamp is not a time');
+  const signedAt = Number(timestamp) * 1000;
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  const now = (options.now ?? new Date()).getTime();
+  if (Math.abs(now - signedAt) > tolerance * 1000) {
+    throw new WebhookVerificationError(
+      'stale',
+      `The delivery was signed ${Math.round((now - signedAt) / 1000)} s ago, beyond the ${tolerance} s allowed`,
+    );
+  }
+
+  let event: Record<string, unknown>;
+  try {
+    event = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+  } catch {
+    throw new WebhookVerificationError('malformed', 'The body is not JSON');
+  }
+  const type = event?.type as WebhookEventType;
+  if (event?.id !== id || !WEBHOOK_EVENT_TYPES.includes(type) || typeof event.data !== 'string') {
+    throw new WebhookVerificationError('malformed', 'The body is not a Payrail event for this webhook-id');
+  }
+
+  // `data` uses the scheme of the session that created the transaction: the client's own first.
+  let data: Record<string, unknown> | undefined;
+  for (const scheme of options.schemes) {
+    try {
+      data = decryptJsonObject(event.data, scheme, options.keys);
+      break;
+    } catch (err) {
+      if (!(err instanceof DecryptError)) throw err;
+    }
+  }
+  if (!data) {
+    throw new WebhookVerificationError('undecryptable', "The event data does not decrypt with this client's keys");
+  }
+
+  const createdAt = new Date(String(event.created_at));
+  try {
+    const base = { id, createdAt, timestamp: new Date(signedAt) };
+    return type.startsWith('payout.')
+      ? { ...base, type: type as Extract<WebhookEventType, `payout.${string}`>, kind: 'payout', data: toPayout(data) }
+      : {
+          ...base,
+          type: type as Extract<WebhookEventType, `collection.${string}`>,
+          kind: 'collection',
+          data: toCollection(data),
+        };
+  } catch (err) {
+    if (err instanceof ShapeError) throw new WebhookVerificationError('malformed', `Unreadable event data: ${err.message}`);
+    throw err;
+  }
+}

@@ -1,0 +1,40 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { WIRE_SCHEMAS } from '@payrail/protocol';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * The OpenAPI 3.1 document is generated from the same route schemas that validate requests; the decrypted
+ * plaintexts are added as named component schemas. Served at /openapi.json, rendered at /docs.
+ */
+export async function registerOpenApi(app: FastifyInstance) {
+  for (const schema of Object.values(WIRE_SCHEMAS)) app.addSchema(schema);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Payrail API',
+        version: '1.0.0',
+        description:
+          'Merchant payouts (IMPS, NEFT, RTGS) and UPI collections. Request `payload` and response `data` are encrypted with the session scheme (V1 AES-256-CBC or V2 AES-256-GCM) fixed by the token endpoint; the plaintexts are the named schemas under components.',
+      },
+      tags: [
+        { name: 'tokens', description: 'Exchange credentials for a bearer token' },
+        { name: 'payouts', description: 'Send money from a wallet to a bank account' },
+        { name: 'collections', description: 'Receive UPI payments' },
+        { name: 'sandbox', description: 'Sandbox-only simulation' },
+        { name: 'admin', description: 'Operator API (bearer PAYRAIL_ADMIN_TOKEN)' },
+        { name: 'operations', description: 'Health, readiness and metrics' },
+      ],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Merchant token' },
+          adminAuth: { type: 'http', scheme: 'bearer', description: 'PAYRAIL_ADMIN_TOKEN' },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) || `def-${i}` },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

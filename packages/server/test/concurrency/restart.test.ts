@@ -1,0 +1,334 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decryptJsonObject, verifyWebhook, type PayoutStatus, type Scheme } from '@payrail/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http, MerchantClient, type TestMerchant } from '../support/merchantClient.ts';
+import { createTestSchema } from '../support/testServer.ts';
+import { eventually, WebhookReceiver, type ReceivedWebhook } from '../support/webhookReceiver.ts';
+
+/**
+ * Crash recovery (CONTRACT.md §7, §8): the real server runs as a child process; payouts are caught in every
+ * non-final state with their webhooks undelivered, the process is killed with SIGKILL, and a new process on the
+ * same data must finish every acknowledged payout, move no money twice and deliver every event.
+ */
+
+const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const ADMIN_TOKEN = 'restart-test-admin';
+const STEP_MS = 1500;
+
+interface Child {
+  process: ChildProcess;
+  url: string;
+  output: string[];
+}
+
+async function freePort(): Promise<number> {
+  const srv = createNetServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
+}
+
+/** `node --import tsx packages/server/src/main.ts`, resolved once /healthz answers. */
+async function startServer(env: Record<string, string>): Promise<Child> {
+  const port = await freePort();
+  const base: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!k.startsWith('PAYRAIL_') && !['DATABASE_URL', 'REDIS_URL', 'PORT', 'HOST'].includes(k)) base[k] = v;
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...base,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PAYRAIL_ADMIN_TOKEN: ADMIN_TOKEN,
+      LOG_LEVEL: 'silent',
+      PAYRAIL_SANDBOX_STEP_MS: String(STEP_MS),
+      PAYRAIL_WORKER_POLL_MS: '50',
+      // Long enough that nothing gives up while the receiver refuses (a delivery whose schedule runs out is
+      // `failed` for good, and only an operator replay sends it again).
+      PAYRAIL_WEBHOOK_RETRY_SCHEDULE: Array.from({ length: 100 }, () => '200ms').join(','),
+      PAYRAIL_WEBHOOK_TIMEOUT_MS: '2000',
+      // What the killed process had claimed is reserved for this long before the new one takes it over.
+      PAYRAIL_WORKER_LEASE_MS: '2000',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
+  child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  await eventually(
+    async () => {
+      if (exited) throw new Error(`server exited during start: ${output.join('')}`);
+      const res = await fetch(`${url}/healthz`).catch(() => null);
+      return res?.status === 200;
+    },
+    40_000,
+    100,
+  );
+  return { process: child, url, output };
+}
+
+async function killHard(child: Child): Promise<void> {
+  if (child.process.exitCode !== null || child.process.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.process.once('exit', resolve));
+  child.process.kill('SIGKILL');
+  await exited;
+}
+
+const adminCall = (url: string, method: string, path: string, body?: unknown) =>
+  http(url, method, path, { body, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+
+interface AdminPayout {
+  transaction_id: string;
+  sender_id: string;
+  status: PayoutStatus;
+  amount: string;
+}
+
+async function payoutsOf(url: string, merchantId: string): Promise<AdminPayout[]> {
+  const res = await adminCall(url, 'GET', `/admin/v1/payouts?merchant_id=${merchantId}&limit=200`);
+  expect(res.status).toBe(200);
+  return res.body.data as AdminPayout[];
+}
+
+const paise = (amount: string) => BigInt(amount.replace('.', ''));
+const rupees = (p: bigint) => `${p / 100n}.${String(p % 100n).padStart(2, '0')}`;
+
+type Kind = 'success' | 'failure' | 'pending';
+const ACCOUNTS: Record<Kind, string> = { success: '100000000001', failure: '100000000002', pending: '100000000003' };
+
+interface Acknowledged {
+  id: string;
+  senderId: string;
+  kind: Kind;
+  amount: bigint;
+  scheme: Scheme;
+  /** How an operator settles it (PENDING ones only). */
+  resolveAs?: 'SUCCESS' | 'FAILED';
+}
+
+const STATUS_OF: Record<string, PayoutStatus> = {
+  'payout.processing': 'PROCESSING',
+  'payout.pending': 'PENDING',
+  'payout.success': 'SUCCESS',
+  'payout.failed': 'FAILED',
+  'payout.refunded': 'REFUNDED',
+};
+
+/** The events a payout must produce on its way to its final state, in order. */
+function expectedEvents(p: Acknowledged): string[] {
+  if (p.kind === 'success') return ['payout.processing', 'payout.success'];
+  if (p.kind === 'failure') return ['payout.processing', 'payout.failed', 'payout.refunded'];
+  return p.resolveAs === 'SUCCESS'
+    ? ['payout.processing', 'payout.pending', 'payout.success']
+    : ['payout.processing', 'payout.pending', 'payout.failed', 'payout.refunded'];
+}
+
+interface Storage {
+  env: Record<string, string>;
+  drop?: () => Promise<void>;
+}
+
+function scenario(engine: 'pglite' | 'postgres', prepare: () => Promise<Storage>) {
+  describe(`restart after kill -9 on ${engine}`, () => {
+    let storage: Storage;
+    let receiver: WebhookReceiver;
+    let child: Child | undefined;
+    let cleanup: (() => Promise<void>) | undefined;
+    /** webhook-ids the receiver answered 2xx. */
+    const accepted = new Set<string>();
+    let refusing = true;
+
+    beforeAll(async () => {
+      storage = await prepare();
+      receiver = await new WebhookReceiver().start();
+      receiver.respond = (hook: ReceivedWebhook) => {
+        if (refusing) return 500;
+        accepted.add(String(hook.headers['webhook-id']));
+        return 200;
+      };
+    });
+
+    afterAll(async () => {
+      if (child) await killHard(child);
+      await receiver?.stop();
+      await cleanup?.();
+    });
+
+    it('finishes every acknowledged payout once and delivers every event', async () => {
+      const dataDir = await mkdtemp(join(tmpdir(), 'payrail-restart-'));
+      cleanup = async () => {
+        await rm(dataDir, { recursive: true, force: true });
+        await storage.drop?.();
+      };
+      const processEnv = { ...storage.env, PAYRAIL_DATA_DIR: dataDir };
+      child = await startServer(processEnv);
+
+      const created = await adminCall(child.url, 'POST', '/admin/v1/merchants', { name: 'Restart Merchant' });
+      expect(created.status).toBe(201);
+      const m = created.body as unknown as TestMerchant;
+      const credit = 100_000_00n;
+      const credited = await adminCall(child.url, 'POST', `/admin/v1/wallets/${m.wallet_id}/credits`, {
+        amount: rupees(credit),
+      });
+      expect(credited.status).toBe(200);
+      const clients = {
+        v2: await MerchantClient.connect(child.url, m, 'v2'),
+        v1: await MerchantClient.connect(child.url, m, 'v1'),
+      };
+
+      const acknowledged: Acknowledged[] = [];
+      let n = 0;
+      const initiate = async (kind: Kind, count: number) => {
+        await Promise.all(
+          Array.from({ length: count }, async () => {
+            const i = n++;
+            const senderId = `rs-${kind}-${i}-${randomBytes(3).toString('hex')}`;
+            const amount = BigInt(1000 + i * 137); // distinct amounts, so a double debit cannot hide in a sum
+            const scheme = i % 2 ? 'v1' : 'v2';
+            const client = clients[scheme];
+            const res = await client.post('/payout/v1/initiate', {
+              sender_id: senderId,
+              wallet_id: m.wallet_id,
+              amount: rupees(amount),
+              payment_mode: i % 3 === 0 ? 'NEFT' : 'IMPS',
+              beneficiary: {
+                beneficiary_name: 'Restart Test',
+                beneficiary_ifsc: 'SBOX0000001',
+                beneficiary_acc_number: ACCOUNTS[kind],
+              },
+              callback_url: `${receiver.url}/hooks/${senderId}`,
+            });
+            expect(res.body.resp_code).toBe(2000);
+            acknowledged.push({ id: String(res.data?.transaction_id), senderId, kind, amount, scheme });
+          }),
+        );
+      };
+
+      // Timeline (one step = STEP_MS): failure and pending payouts start at 0 and are FAILED / PENDING from
+      // step 2 (the refund follows at step 3); success payouts started at 0.75 are PROCESSING from step 1.75
+      // to 2.75; payouts started just before the kill are INITIATED.
+      const t0 = Date.now();
+      await Promise.all([initiate('failure', 3), initiate('pending', 4)]);
+      await new Promise((r) => setTimeout(r, t0 + 0.75 * STEP_MS - Date.now()));
+      await initiate('success', 3);
+      const url = child.url;
+      await eventually(
+        async () => {
+          const states = (await payoutsOf(url, m.merchant_id)).map((p) => p.status);
+          return (
+            states.filter((s) => s === 'FAILED').length === 3 && states.filter((s) => s === 'PENDING').length === 4
+          );
+        },
+        4 * STEP_MS,
+        20,
+      );
+      await initiate('success', 3);
+      const before = await payoutsOf(child.url, m.merchant_id);
+      await killHard(child);
+
+      // Every non-final state was there at the moment of the kill, with webhooks still owed.
+      expect(new Set(before.map((p) => p.status))).toEqual(new Set(['INITIATED', 'PROCESSING', 'PENDING', 'FAILED']));
+      expect(accepted.size).toBe(0);
+      expect(receiver.received.length).toBeGreaterThan(0);
+
+      refusing = false;
+      child = await startServer(processEnv);
+      const url2 = child.url;
+
+      // Every acknowledged payout survived.
+      const after = await payoutsOf(url2, m.merchant_id);
+      expect(new Set(after.map((p) => p.transaction_id))).toEqual(new Set(acknowledged.map((p) => p.id)));
+
+      // The operator settles the PENDING ones: half succeed, half fail (and are refunded).
+      const pending = acknowledged.filter((p) => p.kind === 'pending');
+      for (const [i, p] of pending.entries()) {
+        p.resolveAs = i % 2 ? 'FAILED' : 'SUCCESS';
+        const res = await adminCall(url2, 'POST', `/admin/v1/payouts/${p.id}/resolve`, { status: p.resolveAs });
+        expect(res.status).toBe(200);
+      }
+
+      const finalOf = (p: Acknowledged): PayoutStatus =>
+        p.kind === 'success' || p.resolveAs === 'SUCCESS' ? 'SUCCESS' : 'REFUNDED';
+      await eventually(
+        async () => {
+          const now = new Map((await payoutsOf(url2, m.merchant_id)).map((p) => [p.transaction_id, p.status]));
+          return acknowledged.every((p) => now.get(p.id) === finalOf(p));
+        },
+        20_000,
+        100,
+      );
+
+      // Money moved once: the balance is the credit less the payouts that succeeded, and the ledger agrees.
+      const spent = acknowledged.filter((p) => finalOf(p) === 'SUCCESS').reduce((sum, p) => sum + p.amount, 0n);
+      const balance = await clients.v2.get(`/payout/v1/balance?wallet_id=${m.wallet_id}`);
+      // The old process's tokens stay valid: the signing key lives in the database.
+      expect(balance.body.resp_code).toBe(2000);
+      expect(balance.data).toMatchObject({ balance: rupees(credit - spent), on_hold: '0.00' });
+      const verify = await adminCall(url2, 'GET', '/admin/v1/ledger/verify');
+      expect(verify.body).toMatchObject({ ok: true, mismatches: [] });
+
+      // Every status change is delivered: each event at least once, each payout's in the order they happened.
+      const deliveries = await eventually(
+        async () => {
+          const res = await adminCall(
+            url2,
+            'GET',
+            `/admin/v1/webhooks/deliveries?merchant_id=${m.merchant_id}&limit=200`,
+          );
+          const rows = res.body.data as { id: string; subject_id: string; type: string; state: string }[];
+          const expected = acknowledged.reduce((sum, p) => sum + expectedEvents(p).length, 0);
+          return rows.length === expected && rows.every((d) => d.state === 'delivered') ? rows : null;
+        },
+        20_000,
+        100,
+      );
+      for (const d of deliveries ?? []) expect(accepted.has(d.id)).toBe(true);
+
+      for (const p of acknowledged) {
+        const hooks = receiver.at(`/hooks/${p.senderId}`);
+        const firstSeen: string[] = [];
+        const types: string[] = [];
+        for (const hook of hooks) {
+          const event = verifyWebhook(m.webhook_secret, hook.body, hook.headers) as {
+            id: string;
+            type: string;
+            data: string;
+          };
+          if (firstSeen.includes(event.id)) continue;
+          firstSeen.push(event.id);
+          types.push(event.type);
+          // data is the payout as it was at that event, encrypted with the scheme that created it.
+          const data = decryptJsonObject(event.data, p.scheme, { apiKey: m.api_key, secretKey: m.secret_key });
+          expect(data).toMatchObject({ transaction_id: p.id, sender_id: p.senderId, status: STATUS_OF[event.type] });
+        }
+        expect(types).toEqual(expectedEvents(p));
+        expect(firstSeen.every((id) => accepted.has(id))).toBe(true);
+      }
+    }, 60_000);
+  });
+}
+
+scenario('pglite', async () => ({ env: {} }));
+
+if (process.env.TEST_DATABASE_URL) {
+  scenario('postgres', async () => {
+    // A schema of its own, selected through the connection string (libpq `options`), as an operator could.
+    const { schema, drop } = await createTestSchema();
+    const url = new URL(process.env.TEST_DATABASE_URL as string);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    return { env: { DATABASE_URL: url.toString() }, drop };
+  });
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { istDay, istMonth } from '../../src/domain/istPeriod.ts';
+
+describe('istPeriod', () => {
+  it('puts an instant in its India Standard Time (UTC+05:30) day', () => {
+    expect(istDay(new Date('2026-03-10T00:00:00.000Z'))).toBe('2026-03-10');
+    expect(istDay(new Date('2026-03-10T18:29:59.999Z'))).toBe('2026-03-10');
+    expect(istDay(new Date('2026-03-10T18:30:00.000Z'))).toBe('2026-03-11');
+    // 00:00 IST is still the previous UTC day.
+    expect(istDay(new Date('2026-03-10T20:00:00.000Z'))).toBe('2026-03-11');
+  });
+
+  it('changes month and year at midnight IST, not UTC', () => {
+    expect(istMonth(new Date('2026-01-31T18:29:59.999Z'))).toBe('2026-01');
+    expect(istMonth(new Date('2026-01-31T18:30:00.000Z'))).toBe('2026-02');
+    expect(istDay(new Date('2025-12-31T18:30:00.000Z'))).toBe('2026-01-01');
+    expect(istMonth(new Date('2025-12-31T18:29:59.999Z'))).toBe('2025-12');
+    expect(istMonth(new Date('2025-12-31T18:30:00.000Z'))).toBe('2026-01');
+  });
+
+  it('handles a leap day', () => {
+    expect(istDay(new Date('2028-02-28T18:30:00.000Z'))).toBe('2028-02-29');
+    expect(istDay(new Date('2028-02-29T18:30:00.000Z'))).toBe('2028-03-01');
+    expect(istMonth(new Date('2028-02-29T18:30:00.000Z'))).toBe('2028-03');
+  });
+
+  it('has no daylight saving: the same offset in January and in July', () => {
+    expect(istDay(new Date('2026-07-15T18:29:59.999Z'))).toBe('2026-07-15');
+    expect(istDay(new Date('2026-07-15T18:30:00.000Z'))).toBe('2026-07-16');
+  });
+
+  it('does not depend on the process time zone', () => {
+    const at = new Date('2026-05-31T19:00:00.000Z');
+    const expected = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(at);
+    expect(istDay(at)).toBe(expected);
+    expect(istMonth(at)).toBe(expected.slice(0, 7));
+  });
+});
