@@ -50,7 +50,7 @@ export class TokenService {
     const secretOk = safeEqual(secretKey, merchant?.secretKey ?? 'x'.repeat(16));
     const keyOk = merchant !== null && safeEqual(apiKey, merchant.apiKey);
     if (!merchant || !secretOk || !keyOk || merchant.status !== 'active') return null;
-    const token = await new SignJWT({ scm: scheme, cv: merchant.credentialsVersion })
+    const token = await new SignJWT({ scheme, cv: merchant.credentialsVersion })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(merchant.id)
       .setIssuer(ISSUER)
@@ -70,7 +70,7 @@ export class TokenService {
       if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;
       throw err;
     }
-    const scheme = payload.scm;
+    const scheme = payload.scheme;
     if ((scheme !== 'v1' && scheme !== 'v2') || typeof payload.sub !== 'string' || typeof payload.jti !== 'string') {
       return null;
     }

@@ -217,26 +217,26 @@ function scenario(engine: 'pglite' | 'postgres', prepare: () => Promise<Storage>
         );
       };
 
-      // Timeline (one step = STEP_MS): failure and pending payouts start at 0 and are FAILED / PENDING from
-      // step 2 (the refund follows at step 3); success payouts started at 0.75 are PROCESSING from step 1.75
-      // to 2.75; payouts started just before the kill are INITIATED.
-      const t0 = Date.now();
-      await Promise.all([initiate('failure', 3), initiate('pending', 4)]);
-      await new Promise((r) => setTimeout(r, t0 + 0.75 * STEP_MS - Date.now()));
-      await initiate('success', 3);
+      // Timeline, one step = STEP_MS. Failure and pending payouts start first; once all of them are PROCESSING,
+      // they become FAILED / PENDING one step later (the refund follows a step after that). Success payouts
+      // started at that moment are PROCESSING during the same window. Payouts started just before the kill are
+      // INITIATED. Waiting on observed states (not on a clock) keeps this stable on a slow machine.
       const url = child.url;
+      /** True when every payout of each listed kind is in the status given for it. */
+      const reached = async (want: Partial<Record<Kind, PayoutStatus>>) => {
+        const now = new Map((await payoutsOf(url, m.merchant_id)).map((p) => [p.transaction_id, p.status]));
+        return acknowledged.every((p) => want[p.kind] === undefined || now.get(p.id) === want[p.kind]);
+      };
+      await Promise.all([initiate('failure', 3), initiate('pending', 4)]);
+      await eventually(() => reached({ failure: 'PROCESSING', pending: 'PROCESSING' }), 4 * STEP_MS, 20);
+      await initiate('success', 3);
       await eventually(
-        async () => {
-          const states = (await payoutsOf(url, m.merchant_id)).map((p) => p.status);
-          return (
-            states.filter((s) => s === 'FAILED').length === 3 && states.filter((s) => s === 'PENDING').length === 4
-          );
-        },
+        () => reached({ failure: 'FAILED', pending: 'PENDING', success: 'PROCESSING' }),
         4 * STEP_MS,
         20,
       );
       await initiate('success', 3);
-      const before = await payoutsOf(child.url, m.merchant_id);
+      const before = await payoutsOf(url, m.merchant_id);
       await killHard(child);
 
       // Every non-final state was there at the moment of the kill, with webhooks still owed.
@@ -273,8 +273,10 @@ function scenario(engine: 'pglite' | 'postgres', prepare: () => Promise<Storage>
 
       // Money moved once: the balance is the credit less the payouts that succeeded, and the ledger agrees.
       const spent = acknowledged.filter((p) => finalOf(p) === 'SUCCESS').reduce((sum, p) => sum + p.amount, 0n);
-      const balance = await clients.v2.get(`/payout/v1/balance?wallet_id=${m.wallet_id}`);
-      // The old process's tokens stay valid: the signing key lives in the database.
+      // A token of the killed process is still good: the signing key lives in the database.
+      const session = new MerchantClient(url2, m, 'v2');
+      session.token = clients.v2.token;
+      const balance = await session.get(`/payout/v1/balance?wallet_id=${m.wallet_id}`);
       expect(balance.body.resp_code).toBe(2000);
       expect(balance.data).toMatchObject({ balance: rupees(credit - spent), on_hold: '0.00' });
       const verify = await adminCall(url2, 'GET', '/admin/v1/ledger/verify');

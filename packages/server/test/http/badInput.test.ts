@@ -197,6 +197,7 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
     });
 
     it('for odd paths, methods and headers', async () => {
+      const adminAuth = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
       const cases: [string, string, Record<string, string>?][] = [
         ['GET', '/%'],
         ['GET', '/admin/v1/merchants/%E0%A4%A'],
@@ -209,12 +210,38 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
         ['GET', '/payout/v1/balance', { authorization: `Bearer ${'x'.repeat(10_000)}` }],
         ['GET', '/payout/v1/balance', { authorization: 'Bearer a.b.c' }],
         ['GET', '/healthz?x=%zz'],
+        ['GET', '/admin/v1/merchants/%00', adminAuth],
+        ['GET', '/admin/v1/wallets/%00', adminAuth],
+        ['POST', '/admin/v1/merchants/%00/wallets', adminAuth],
+        ['POST', '/admin/v1/merchants/%00/credentials/rotate', adminAuth],
+        ['GET', '/payout/v1/balance?wallet_id=%00', client.auth()],
+        ['GET', '/payout/v1/status?sender_id=%00', client.auth()],
+        ['GET', '/collection/v1/status?senderId=%00', client.auth()],
       ];
       for (const [method, path, headers] of cases) {
         const res = await http(t.url, method, path, { headers });
         expectClean(res, `${method} ${path}`);
         expect(res.status, `${method} ${path}`).toBeGreaterThanOrEqual(200);
       }
+    });
+
+    it('a NUL character in a text field is the client\'s error (PostgreSQL cannot store it), not a 500', async () => {
+      const nul = 'a\u0000b';
+      const adminCases: [string, string, unknown][] = [
+        ['POST', '/admin/v1/merchants', { name: nul }],
+        ['PATCH', `/admin/v1/merchants/${m.merchant_id}`, { upi_payee_name: nul }],
+        ['POST', `/admin/v1/wallets/${m.wallet_id}/credits`, { amount: '1.00', reference: nul }],
+      ];
+      for (const [method, path, body] of adminCases) {
+        const res = await admin(t.url, method, path, body);
+        expect(res.status, path).toBe(400);
+        expect(res.body, path).toEqual({ error: { code: 'invalid_request', message: expect.any(String) } });
+      }
+      const token = await http(t.url, 'POST', '/v1/auth/client-token', { body: { apiKey: nul, secretKey: nul } });
+      expect(token.status).toBe(401);
+      expect(token.body).toEqual({ respCode: 4001, respMessage: expect.any(String) });
+      const wallet = await admin(t.url, 'GET', `/admin/v1/wallets/${m.wallet_id}`);
+      expect(wallet.body.balance).toBe('0.00');
     });
 
     it('the server is still healthy afterwards', async () => {

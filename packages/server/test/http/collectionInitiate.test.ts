@@ -362,7 +362,7 @@ describe.each(ENGINES)('POST /collection/v1/initiate on %s', (engine) => {
     });
     const now = () => Math.floor(Date.now() / 1000);
     const sign = (exp: number, secret = JWT_SECRET) =>
-      new SignJWT({ sub: p.merchant.merchant_id, scm: 'v2', cv: 1 })
+      new SignJWT({ sub: p.merchant.merchant_id, scheme: 'v2', cv: 1 })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuer('payrail')
         .setIssuedAt(exp - 300)

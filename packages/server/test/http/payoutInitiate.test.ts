@@ -483,7 +483,7 @@ describe.each(ENGINES)('payout initiation on %s', (engine) => {
           sender_id: id,
           amount: '100.00',
           wallet_id: f.merchant.wallet_id,
-          timestamps: first.timestamps,
+          timestamps: { created_at: (first.timestamps as { created_at: string }).created_at },
         });
       }
       expect(await walletBalance(t.url, f.merchant.merchant_id, f.merchant.wallet_id)).toBe('900.00');
@@ -693,13 +693,13 @@ describe.each(ENGINES)('payout initiation on %s', (engine) => {
       [
         'expired token',
         async () => ({
-          authorization: `Bearer ${await sign({ sub: f.merchant.merchant_id, scm: 'v2', cv: 1 }, now() - 60)}`,
+          authorization: `Bearer ${await sign({ sub: f.merchant.merchant_id, scheme: 'v2', cv: 1 }, now() - 60)}`,
         }),
       ],
       [
         'token signed with another key',
         async () => ({
-          authorization: `Bearer ${await sign({ sub: f.merchant.merchant_id, scm: 'v2', cv: 1 }, now() + 300, 'x'.repeat(40))}`,
+          authorization: `Bearer ${await sign({ sub: f.merchant.merchant_id, scheme: 'v2', cv: 1 }, now() + 300, 'x'.repeat(40))}`,
         }),
       ],
       [
@@ -707,7 +707,7 @@ describe.each(ENGINES)('payout initiation on %s', (engine) => {
         async () => {
           const [h, , s] = f.client.token.split('.');
           const body = Buffer.from(
-            JSON.stringify({ sub: stranger.merchant_id, scm: 'v2', cv: 1, iss: 'payrail', exp: now() + 300 }),
+            JSON.stringify({ sub: stranger.merchant_id, scheme: 'v2', cv: 1, iss: 'payrail', exp: now() + 300 }),
           ).toString('base64url');
           return { authorization: `Bearer ${h}.${body}.${s}` };
         },
@@ -716,7 +716,7 @@ describe.each(ENGINES)('payout initiation on %s', (engine) => {
 
     it('accepts a token signed with the configured key (the control of the cases below)', async () => {
       const token = await sign(
-        { sub: f.merchant.merchant_id, scm: 'v2', cv: 1 },
+        { sub: f.merchant.merchant_id, scheme: 'v2', cv: 1 },
         now() + 300,
       );
       const res = await http(t.url, 'POST', '/payout/v1/initiate', {

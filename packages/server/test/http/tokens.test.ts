@@ -183,7 +183,7 @@ describe.each(ENGINES)('tokens on %s', (engine) => {
       const { header, payload } = decodeJwt(c1.token);
       expect(header).toEqual({ alg: 'HS256', typ: 'JWT' });
       expect(payload.sub).toBe(m.merchant_id);
-      expect(payload.scm).toBe(scheme);
+      expect(payload.scheme).toBe(scheme);
       expect(typeof payload.jti).toBe('string');
       expect((payload.jti as string).length).toBeGreaterThanOrEqual(16);
       expect(Number.isInteger(payload.iat)).toBe(true);

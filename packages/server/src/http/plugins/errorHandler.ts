@@ -19,6 +19,12 @@ function clientErrorDef(request: FastifyRequest, error: FastifyError): CodeDef {
   return config.malformedBody ?? Common.malformedRequest;
 }
 
+/** SQLSTATE 22021 (e.g. a NUL byte in text) and 22P05 (e.g. \u0000 in jsonb), on both engines. */
+function isUnstorableText(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '22021' || code === '22P05';
+}
+
 /**
  * Errors Fastify's router raises before any route is matched (a malformed percent-encoding in the path, a path
  * parameter over the length limit): answered in the same `{"error": {"code", "message"}}` shape as an unknown
@@ -47,6 +53,15 @@ export function registerErrorHandler(app: FastifyInstance) {
         return reply.code(error.def.http).send({ error: { code: String(error.def.code), message: error.def.message } });
       }
       return sendEnvelope(request, reply, error.def, error.data);
+    }
+    if (isUnstorableText(error)) {
+      // Input PostgreSQL cannot store as text (a NUL character): the client's mistake, not a server fault.
+      if (style === 'admin' || style === 'plain') {
+        return reply
+          .code(400)
+          .send({ error: { code: 'invalid_request', message: 'Text must not contain NUL characters' } });
+      }
+      return sendEnvelope(request, reply, request.routeOptions.config.malformedBody ?? Common.malformedRequest);
     }
     const status = error.statusCode ?? 500;
     if (status === 429) {
