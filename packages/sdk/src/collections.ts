@@ -122,7 +122,7 @@ export class Sandbox {
   async simulateCollection(
     txnId: string,
     outcome: 'SUCCESS' | 'FAILED' | 'PENDING',
-    options: CallOptions = {},
+    options: CallOptions & { utr?: string } = {},
   ): Promise<Collection> {
     const operation = 'sandbox.simulateCollection';
     const result = await this.core.request({
@@ -130,13 +130,13 @@ export class Sandbox {
       family: 'collection',
       method: 'POST',
       path: `/sandbox/v1/collections/${encodeURIComponent(txnId)}/simulate`,
-      json: { outcome },
+      json: options.utr === undefined ? { outcome } : { outcome, utr: options.utr },
       auth: true,
       retry: 'none',
       signal: options.signal,
     });
     if (!result.ok) throw result.error;
     if (result.data) return readData(result, operation, toCollection);
-    return this.collections.get({ txnId }, options);
+    return this.collections.get({ txnId }, { signal: options.signal });
   }
 }

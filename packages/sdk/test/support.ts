@@ -42,9 +42,3 @@ export function payoutInput(walletId: string, overrides: Partial<PayoutInitiateI
     ...overrides,
   };
 }
-
-/** Whether the server has the collection routes yet (probed once per file). */
-export async function hasCollections(url: string): Promise<boolean> {
-  const res = await http(url, 'GET', '/collection/v1/status?txnId=x');
-  return res.status !== 404 || (res.body as { error?: { code?: string } }).error?.code !== 'route_not_found';
-}

@@ -104,6 +104,13 @@ export class CollectionService {
     };
   }
 
+  /** The UPI intent link of one of the merchant's collections (for a QR code), or null if it is not theirs. */
+  async intentUrlOf(merchant: Merchant, txnId: string): Promise<string | null> {
+    const c = await CollectionRepository.findById(this.db, txnId);
+    if (!c || c.merchantId !== merchant.id) return null;
+    return upiIntentUrl({ ...this.payee(merchant), amount: c.amount, txnId: c.id, remarks: c.remarks });
+  }
+
   /** The collection object with its intent link, as initiation and duplicates answer it. */
   private view(c: Collection, payee: { payeeVpa: string; payeeName: string }) {
     return {

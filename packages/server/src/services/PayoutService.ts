@@ -62,11 +62,14 @@ export class PayoutService {
       const problem = await this.callbackPolicy.check(fields.callbackUrl);
       if (problem) throw new RequestRejected(withMessage(PayoutCodes.invalidField, `Invalid callback_url: ${problem}`));
     }
-    await this.refuseDuplicate(merchant.id, senderId);
     const bankRefusal = (await this.rail.verifyBeneficiary(fields.accountNumber, fields.ifsc))
       ? bankRuleRejection(this.bankRules, fields.ifsc)
       : PayoutCodes.beneficiaryVerificationFailed;
-    if (bankRefusal) throw new RequestRejected(bankRefusal);
+    if (bankRefusal) {
+      // 4009 comes before the bank rules; on the happy path the unique constraint finds duplicates instead.
+      await this.refuseDuplicate(merchant.id, senderId);
+      throw new RequestRejected(bankRefusal);
+    }
 
     const now = new Date();
     const draft: Payout = {

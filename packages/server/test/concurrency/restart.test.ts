@@ -168,12 +168,14 @@ function scenario(engine: 'pglite' | 'postgres', prepare: () => Promise<Storage>
     });
 
     it('finishes every acknowledged payout once and delivers every event', async () => {
+      const T0 = Date.now();
       const dataDir = await mkdtemp(join(tmpdir(), 'payrail-restart-'));
       cleanup = async () => {
         await rm(dataDir, { recursive: true, force: true });
         await storage.drop?.();
       };
       const processEnv = { ...storage.env, PAYRAIL_DATA_DIR: dataDir };
+      if (process.env.DEBUG_RESTART) console.log('T', 'start', Date.now() - T0);
       child = await startServer(processEnv);
 
       const created = await adminCall(child.url, 'POST', '/admin/v1/merchants', { name: 'Restart Merchant' });
@@ -237,6 +239,7 @@ function scenario(engine: 'pglite' | 'postgres', prepare: () => Promise<Storage>
       );
       await initiate('success', 3);
       const before = await payoutsOf(url, m.merchant_id);
+      if (process.env.DEBUG_RESTART) console.log('T', 'before-kill', Date.now() - T0);
       await killHard(child);
 
       // Every non-final state was there at the moment of the kill, with webhooks still owed.
@@ -245,9 +248,11 @@ function scenario(engine: 'pglite' | 'postgres', prepare: () => Promise<Storage>
       expect(receiver.received.length).toBeGreaterThan(0);
 
       refusing = false;
+      if (process.env.DEBUG_RESTART) console.log('T', 'restart-begin', Date.now() - T0);
       child = await startServer(processEnv);
       const url2 = child.url;
 
+      if (process.env.DEBUG_RESTART) console.log('T', 'restarted', Date.now() - T0);
       // Every acknowledged payout survived.
       const after = await payoutsOf(url2, m.merchant_id);
       expect(new Set(after.map((p) => p.transaction_id))).toEqual(new Set(acknowledged.map((p) => p.id)));
@@ -271,6 +276,7 @@ function scenario(engine: 'pglite' | 'postgres', prepare: () => Promise<Storage>
         100,
       );
 
+      if (process.env.DEBUG_RESTART) console.log('T', 'all-final', Date.now() - T0);
       // Money moved once: the balance is the credit less the payouts that succeeded, and the ledger agrees.
       const spent = acknowledged.filter((p) => finalOf(p) === 'SUCCESS').reduce((sum, p) => sum + p.amount, 0n);
       // A token of the killed process is still good: the signing key lives in the database.
@@ -297,6 +303,7 @@ function scenario(engine: 'pglite' | 'postgres', prepare: () => Promise<Storage>
         20_000,
         100,
       );
+      if (process.env.DEBUG_RESTART) console.log('T', 'all-delivered', Date.now() - T0);
       for (const d of deliveries ?? []) expect(accepted.has(d.id)).toBe(true);
 
       for (const p of acknowledged) {

@@ -1,5 +1,6 @@
 import { CollectionCodes, isId } from '@payrail/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import QRCode from 'qrcode';
 import { toCollectionWire } from '../../domain/Collection.ts';
 import { RequestRejected } from '../../domain/RequestRejected.ts';
 import type { CollectionService } from '../../services/CollectionService.ts';
@@ -92,6 +93,39 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
         if (!collection) throw new RequestRejected(CollectionCodes.notFound);
       }
       return sendEnvelope(request, reply, CollectionCodes.fetched, toCollectionWire(collection));
+    },
+  );
+
+  app.get(
+    '/collection/v1/qr',
+    {
+      onRequest: requireMerchant(deps.tokens, CollectionCodes.unauthorized),
+      config,
+      schema: {
+        tags: ['collections'],
+        summary: 'QR code of a collection’s UPI intent link (SVG by default, PNG with format=png)',
+        security: bearerSecurity,
+        querystring: {
+          type: 'object',
+          properties: { txnId: { type: 'string' }, format: { type: 'string', enum: ['svg', 'png'] } },
+        },
+        response: {
+          200: { description: 'image/svg+xml or image/png', type: 'string' },
+          400: collectionEnvelope('4105 malformed txnId'),
+          401: collectionEnvelope('4008'),
+          404: collectionEnvelope('4104: not found (or another merchant’s)'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { txnId, format } = request.query as { txnId?: string; format?: 'svg' | 'png' };
+      if (!isId('collection', txnId)) throw new RequestRejected(CollectionCodes.malformedTxnId);
+      const url = await deps.collections.intentUrlOf((request.session as Session).merchant, txnId);
+      if (!url) throw new RequestRejected(CollectionCodes.notFound);
+      if (format === 'png') {
+        return reply.type('image/png').send(await QRCode.toBuffer(url, { type: 'png', margin: 2, scale: 6 }));
+      }
+      return reply.type('image/svg+xml').send(await QRCode.toString(url, { type: 'svg', margin: 2 }));
     },
   );
 }

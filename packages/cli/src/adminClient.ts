@@ -1,0 +1,101 @@
+import {
+  AuthenticationError,
+  ConflictError,
+  NetworkError,
+  NotFoundError,
+  PayrailError,
+  RateLimitError,
+  ServerError,
+  ValidationError,
+  type PayrailErrorOptions,
+} from '@payrail/sdk';
+
+export interface Page<T> {
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * The operator API (CONTRACT.md §5): plain JSON with the admin bearer token. Its errors become the SDK's error
+ * classes, so that the CLI reports and exits the same way for both APIs.
+ */
+export class AdminClient {
+  constructor(
+    readonly baseUrl: string,
+    private readonly token: string,
+    private readonly timeoutMs = 30_000,
+  ) {}
+
+  async request<T = Row>(method: string, path: string, body?: unknown, operation = `admin ${method} ${path}`): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(this.baseUrl.replace(/\/+$/, '') + path, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.token}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (err) {
+      const e = err as { name?: string; message?: string; cause?: { code?: string } };
+      throw new NetworkError({
+        code: e.name === 'TimeoutError' ? 'TIMEOUT' : 'NETWORK_ERROR',
+        message: `${this.baseUrl} did not answer: ${e.cause?.code ?? e.message ?? String(err)}`,
+        operation,
+        cause: err,
+      });
+    }
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (res.ok) return parsed as T;
+    const error = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
+    const options: PayrailErrorOptions = {
+      code: error?.code ?? `HTTP_${res.status}`,
+      message: error?.message ?? `HTTP ${res.status}`,
+      operation,
+      httpStatus: res.status,
+    };
+    throw errorFor(res.status, options);
+  }
+
+  get<T = Row>(path: string, query: Record<string, string | number | undefined> = {}): Promise<T> {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
+    const qs = params.toString();
+    return this.request<T>('GET', qs ? `${path}?${qs}` : path);
+  }
+
+  /** One page, or every page when `all` is set (following `next_cursor`). */
+  async list(path: string, query: Record<string, string | number | undefined>, all: boolean): Promise<Page<Row>> {
+    const first = await this.get<Page<Row>>(path, query);
+    if (!all) return first;
+    const data = [...first.data];
+    let cursor = first.next_cursor;
+    while (cursor) {
+      const page = await this.get<Page<Row>>(path, { ...query, cursor });
+      data.push(...page.data);
+      cursor = page.has_more ? page.next_cursor : null;
+    }
+    return { data, has_more: false, next_cursor: null };
+  }
+}
+
+function errorFor(status: number, options: PayrailErrorOptions): PayrailError {
+  if (status === 401 || status === 403) return new AuthenticationError(options);
+  if (status === 404) return new NotFoundError(options);
+  if (status === 409) return new ConflictError(options);
+  if (status === 429) return new RateLimitError(options);
+  if (status >= 500) return new ServerError(options);
+  return new ValidationError(options);
+}

@@ -1,0 +1,74 @@
+import { PayrailError } from '@payrail/sdk';
+
+export type Cell = string | number | boolean | Date | null | undefined;
+
+export function cellText(value: Cell): string {
+  if (value === null || value === undefined || value === '') return '-';
+  if (value instanceof Date) return value.toISOString();
+  return String(value);
+}
+
+/** A plain text table with a header row, columns padded to their widest cell. */
+export function table<T>(rows: T[], columns: [header: string, cell: (row: T) => Cell][]): string {
+  const cells = rows.map((row) => columns.map(([, get]) => cellText(get(row))));
+  const headers = columns.map(([h]) => h);
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] as string).length)));
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] as number)))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), ...cells.map(line)].join('\n');
+}
+
+/** Label/value lines, labels aligned. */
+export function keyValues(pairs: [label: string, value: Cell][]): string {
+  const width = Math.max(...pairs.map(([l]) => l.length));
+  return pairs.map(([l, v]) => `${`${l}:`.padEnd(width + 1)}  ${cellText(v)}`).join('\n');
+}
+
+/** Where results and errors go: JSON on stdout with --json, text otherwise. */
+export class Output {
+  constructor(
+    readonly json: boolean,
+    private readonly stdout: NodeJS.WritableStream = process.stdout,
+    private readonly stderr: NodeJS.WritableStream = process.stderr,
+  ) {}
+
+  /** The result of a command: `value` as JSON, or `human()` as text. */
+  result(value: unknown, human: () => string): void {
+    this.stdout.write(this.json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
+  }
+
+  /** One line of a stream (NDJSON with --json). */
+  line(value: unknown, human: () => string): void {
+    this.stdout.write(this.json ? `${JSON.stringify(value)}\n` : `${human()}\n`);
+  }
+
+  /** Progress and notes for people: stderr, never mixed into results. */
+  note(text: string): void {
+    if (!this.json) this.stderr.write(`${text}\n`);
+  }
+
+  error(err: unknown): void {
+    const described = describeError(err);
+    if (this.json) this.stdout.write(`${JSON.stringify({ error: described }, null, 2)}\n`);
+    else {
+      const code = described.code === undefined ? '' : ` [${described.code}]`;
+      this.stderr.write(`payrail: ${described.message}${code}\n`);
+    }
+  }
+}
+
+export function describeError(err: unknown): { type: string; message: string; code?: string | number } & Record<
+  string,
+  unknown
+> {
+  if (err instanceof PayrailError) {
+    const json = err.toJSON() as { type: string; message: string; code: string | number } & Record<string, unknown>;
+    const existing = (err as { existing?: unknown }).existing;
+    return existing === undefined ? json : { ...json, existing };
+  }
+  if (err instanceof Error) return { type: err.name, message: err.message };
+  return { type: 'Error', message: String(err) };
+}
