@@ -11,6 +11,7 @@ import {
   encryptV2,
   SCHEMES,
   type DecryptFailure,
+  type KeyMaterial,
   type Scheme,
 } from '../src/index.ts';
 
@@ -27,9 +28,9 @@ const VECTOR = {
   v2: 'AAECAwQFBgcICQoLvvWv5TesxnOisZokFjRbbNN4u5IK0zf89D4E2aRYztla5wJBeZ3UIKDcCKTnldJxEq6DQed6uUoxaO8E5cjplw5KPYZjuR5zTlDGZvMBVK0fOg==',
 } as const;
 
-const keys = { apiKey: VECTOR.apiKey, secretKey: VECTOR.secretKey };
+const keys: KeyMaterial = { apiKey: VECTOR.apiKey, secretKey: VECTOR.secretKey };
 const nonce = Buffer.from(VECTOR.nonceHex, 'hex');
-const otherKeys = { apiKey: 'ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ', secretKey: 'YYYYYYYYYYYYYYYY' };
+const otherKeys: KeyMaterial = { apiKey: 'ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ', secretKey: 'YYYYYYYYYYYYYYYY' };
 
 /** Independent V1: node:crypto directly, straight from CONTRACT.md §3. */
 function referenceV1(plaintext: string, apiKey: string, secretKey: string): string {

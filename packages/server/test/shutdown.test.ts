@@ -63,7 +63,8 @@ describe.each(ENGINES)('graceful shutdown on %s', (engine) => {
             : http(server.url, 'GET', '/readyz');
       return sent.then(
         (res) => outcomes.push({ kind, status: res.status, body: res.body, at: Date.now() }),
-        (err: Error) => outcomes.push({ kind, error: String((err.cause as Error | undefined)?.message ?? err), at: Date.now() }),
+        (err: Error) =>
+          outcomes.push({ kind, error: String((err.cause as Error | undefined)?.message ?? err), at: Date.now() }),
       );
     });
 
@@ -105,9 +106,12 @@ describe.each(ENGINES)('graceful shutdown on %s', (engine) => {
       try {
         const { rows } = await db.query<{ id: string }>('SELECT id FROM merchants');
         const stored = new Set(rows.map((r) => r.id));
-        for (const o of answered.filter((x) => x.kind === 'merchant')) expect(stored.has(o.body?.merchant_id as string)).toBe(true);
+        for (const o of answered.filter((x) => x.kind === 'merchant'))
+          expect(stored.has(o.body?.merchant_id as string)).toBe(true);
         const credited = answered.filter((x) => x.kind === 'credit').length;
-        const { rows: w } = await db.query<{ balance: bigint }>('SELECT balance FROM wallets WHERE id = $1', [walletId]);
+        const { rows: w } = await db.query<{ balance: bigint }>('SELECT balance FROM wallets WHERE id = $1', [
+          walletId,
+        ]);
         expect(Number(w[0]?.balance)).toBeGreaterThanOrEqual(credited * 100);
       } finally {
         await db.close();

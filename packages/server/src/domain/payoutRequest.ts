@@ -94,7 +94,8 @@ export function parsePayoutFields(
   }
 
   const remarks = plain.remarks ?? '';
-  if (typeof remarks !== 'string' || remarks.length > MAX_REMARKS_LENGTH) {
+  // A NUL character cannot be stored as text: it is an invalid remarks, not a malformed request.
+  if (typeof remarks !== 'string' || remarks.length > MAX_REMARKS_LENGTH || remarks.includes('\u0000')) {
     reject(PayoutCodes.invalidField, `Invalid remarks: text of at most ${MAX_REMARKS_LENGTH} characters`);
   }
   const callbackUrl = plain.callback_url ?? null;

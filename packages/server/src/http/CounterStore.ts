@@ -5,6 +5,8 @@ export interface CounterStore {
   get(key: string): Promise<number>;
   /** Adds one and returns the new count; the count expires `windowMs` after its first increment. */
   increment(key: string, windowMs: number): Promise<number>;
+  /** Takes one back (never below zero, never creating a count); returns the new count. */
+  decrement(key: string): Promise<number>;
 }
 
 export class MemoryCounterStore implements CounterStore {
@@ -25,6 +27,13 @@ export class MemoryCounterStore implements CounterStore {
       if (this.counts.size > 100_000) this.sweep(now);
     }
     entry.count += 1;
+    return entry.count;
+  }
+
+  async decrement(key: string): Promise<number> {
+    const entry = this.counts.get(key);
+    if (!entry || entry.expiresAt <= Date.now()) return 0;
+    entry.count = Math.max(0, entry.count - 1);
     return entry.count;
   }
 
@@ -50,5 +59,15 @@ export class RedisCounterStore implements CounterStore {
       .pexpire(this.prefix + key, windowMs, 'NX')
       .exec();
     return Number(results?.[0]?.[1] ?? 0);
+  }
+
+  async decrement(key: string): Promise<number> {
+    // Only an existing, positive count goes down, so that no key is left without its expiry.
+    const result = await this.redis.eval(
+      "local n = tonumber(redis.call('GET', KEYS[1]) or '0') if n > 0 then return redis.call('DECR', KEYS[1]) end return 0",
+      1,
+      this.prefix + key,
+    );
+    return Number(result);
   }
 }

@@ -13,6 +13,7 @@ import type { Database } from '../store/Database.ts';
 import type { Metrics } from './Metrics.ts';
 import { requireAdmin } from './plugins/adminAuth.ts';
 import { frameworkErrorHandler, registerErrorHandler } from './plugins/errorHandler.ts';
+import { registerGracefulClose } from './plugins/gracefulClose.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { adminCollectionRoutes } from './routes/adminCollectionRoutes.ts';
 import { adminMerchantRoutes } from './routes/adminMerchantRoutes.ts';
@@ -56,6 +57,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestIdHeader: 'x-request-id',
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     frameworkErrors: frameworkErrorHandler,
+    // Requests that reach us while we drain are served, not refused (see registerGracefulClose).
+    return503OnClosing: false,
   });
   app.decorateRequest('session', null);
   // Every route as registered, so a test can check that the OpenAPI document covers all of them.
@@ -67,6 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     for (const method of methods) routeTable.push({ method, url: route.url, hidden });
   });
   registerErrorHandler(app);
+  registerGracefulClose(app);
 
   await registerOpenApi(app);
 

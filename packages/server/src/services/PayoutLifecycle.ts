@@ -19,7 +19,7 @@ export interface MoveOptions {
 
 /**
  * Every payout status change goes through here, inside the caller's transaction: the guarded update, the
- * webhook event, the next background step, and for FAILED the refund that always follows.
+ * webhook event, the next background step; FAILED frees the allowances and is always followed by the refund.
  */
 export class PayoutLifecycle {
   constructor(
@@ -35,6 +35,11 @@ export class PayoutLifecycle {
       railReference: options.railReference,
     });
     if (!moved) return null;
+    if (to === 'FAILED') {
+      // The allowances count the payouts that are not FAILED or REFUNDED: a failure frees its amount at once.
+      await UsageRepository.release(tx, moved.merchantId, `D${moved.istDay}`, moved.amount);
+      await UsageRepository.release(tx, moved.merchantId, `M${moved.istMonth}`, moved.amount);
+    }
     const type = payoutEventType(to);
     if (type) {
       await enqueueWebhook(tx, {
@@ -59,7 +64,10 @@ export class PayoutLifecycle {
     if (delay !== null) await JobRepository.schedule(tx, 'payout.advance', payout.id, delay);
   }
 
-  /** FAILED → REFUNDED: the amount goes back to the wallet (once: the ledger's unique index) and out of the allowances. */
+  /**
+   * FAILED → REFUNDED: the amount goes back to the wallet (once: the ledger's unique index). It already left
+   * the allowances when the payout failed.
+   */
   async refund(tx: Queryable, payout: Payout): Promise<Payout | null> {
     await LedgerRepository.append(tx, {
       walletId: payout.walletId,
@@ -67,8 +75,6 @@ export class PayoutLifecycle {
       amount: payout.amount,
       payoutId: payout.id,
     });
-    await UsageRepository.release(tx, payout.merchantId, `D${payout.istDay}`, payout.amount);
-    await UsageRepository.release(tx, payout.merchantId, `M${payout.istMonth}`, payout.amount);
     return this.move(tx, payout, 'REFUNDED');
   }
 }

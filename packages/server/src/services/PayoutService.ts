@@ -1,4 +1,12 @@
-import { formatPaise, isId, PayoutCodes, withMessage, type BalanceWire, type Scheme } from '@payrail/protocol';
+import {
+  formatPaise,
+  isId,
+  isSenderId,
+  PayoutCodes,
+  withMessage,
+  type BalanceWire,
+  type Scheme,
+} from '@payrail/protocol';
 import { bankRuleRejection, type BankRules } from '../domain/bankRules.ts';
 import { newId } from '../domain/ids.ts';
 import { istDay, istMonth } from '../domain/istPeriod.ts';
@@ -144,7 +152,10 @@ export class PayoutService {
     if (by.transactionId !== undefined) {
       payout = isId('payout', by.transactionId) ? await PayoutRepository.findById(this.db, by.transactionId) : null;
     } else if (by.senderId !== undefined) {
-      payout = await PayoutRepository.findBySenderId(this.db, merchantId, by.senderId);
+      // A sender_id that could never have been accepted matches nothing (and may not even be storable text).
+      payout = isSenderId(by.senderId)
+        ? await PayoutRepository.findBySenderId(this.db, merchantId, by.senderId)
+        : null;
     }
     return payout && payout.merchantId === merchantId ? payout : null;
   }

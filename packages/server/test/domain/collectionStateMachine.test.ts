@@ -8,7 +8,13 @@ import {
 } from '../../src/domain/collectionStateMachine.ts';
 
 /** The decided lifecycle: INITIATED → SUCCESS / FAILED / PENDING; PENDING → SUCCESS / FAILED; nothing else. */
-const ALLOWED = new Set(['INITIATED>SUCCESS', 'INITIATED>FAILED', 'INITIATED>PENDING', 'PENDING>SUCCESS', 'PENDING>FAILED']);
+const ALLOWED = new Set([
+  'INITIATED>SUCCESS',
+  'INITIATED>FAILED',
+  'INITIATED>PENDING',
+  'PENDING>SUCCESS',
+  'PENDING>FAILED',
+]);
 
 const pairs: [CollectionStatus, CollectionStatus][] = COLLECTION_STATUSES.flatMap((from) =>
   COLLECTION_STATUSES.map((to) => [from, to] as [CollectionStatus, CollectionStatus]),

@@ -124,6 +124,7 @@ describe('parsePayoutFields', () => {
     ['account a number', { beneficiary: { ...BENEFICIARY, beneficiary_acc_number: 123456789012 } }, 4008],
     ['remarks of 256', { remarks: 'r'.repeat(256) }, 4017],
     ['remarks an object', { remarks: {} }, 4017],
+    ['remarks with NUL', { remarks: 'a\u0000b' }, 4017],
     ['callback_url a number', { callback_url: 1 }, 4017],
     ['callback_url of 2049', { callback_url: `https://a.example/${'a'.repeat(2049 - 18)}` }, 4017],
   ])('%s → %i', (_name, over, code) => {

@@ -44,7 +44,7 @@ describe('upiIntentUrl', () => {
     'name@domain',
     'percent %20 literal',
     'unicode ₹ café 日本',
-    "quotes ' \" and (parens)!*",
+    'quotes \' " and (parens)!*',
     'new\nline',
   ])('percent-encodes remarks %j so that they round-trip exactly', (remarks) => {
     const url = upiIntentUrl({ ...base, remarks });

@@ -1,12 +1,20 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, createMerchant, http, MerchantClient, type HttpResult, type TestMerchant } from '../support/merchantClient.ts';
+import {
+  admin,
+  createMerchant,
+  http,
+  MerchantClient,
+  type HttpResult,
+  type TestMerchant,
+} from '../support/merchantClient.ts';
 import { ENGINES, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/testServer.ts';
 
 const MiB = 1024 * 1024;
 
 /** Anything that looks like a stack trace, a source location or an internal error name. */
-const LEAK = /\bat [^\n]*:\d+:\d+|\.ts:\d+|\.js:\d+|node_modules|\/work\/|TypeError|ReferenceError|SyntaxError|\bstack\b/i;
+const LEAK =
+  /\bat [^\n]*:\d+:\d+|\.ts:\d+|\.js:\d+|node_modules|\/work\/|TypeError|ReferenceError|SyntaxError|\bstack\b/i;
 
 function expectClean(res: HttpResult, label: string) {
   expect(res.status, label).toBeLessThan(500);
@@ -31,7 +39,10 @@ function sendBytes(url: string, method: string, path: string, bytes: Buffer, hea
 /** Sends `size` bytes as a chunked body (no Content-Length), so the limit must be enforced while streaming. */
 function postChunked(url: string, path: string, size: number, headers: Record<string, string>) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = httpRequest(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } });
+    const req = httpRequest(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+    });
     req.on('response', (res) => {
       let body = '';
       res.setEncoding('utf8');
@@ -68,7 +79,10 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
 
   describe('admin routes', () => {
     it('a body that is not JSON: 400 invalid_request', async () => {
-      const res = await http(t.url, 'POST', '/admin/v1/merchants', { rawBody: '{"name": "x"', headers: adminHeaders() });
+      const res = await http(t.url, 'POST', '/admin/v1/merchants', {
+        rawBody: '{"name": "x"',
+        headers: adminHeaders(),
+      });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: { code: 'invalid_request', message: expect.any(String) } });
     });
@@ -109,14 +123,17 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
   });
 
   describe('token routes', () => {
-    it.each(['/v1/auth/client-token', '/v1/auth/clients/token'])('%s: a body over 1 MiB is 413 in the token envelope', async (path) => {
-      const res = await http(t.url, 'POST', path, {
-        rawBody: JSON.stringify({ apiKey: 'x'.repeat(MiB), secretKey: 'y' }),
-        headers: { 'content-type': 'application/json', 'x-api-key': m.api_key },
-      });
-      expect(res.status).toBe(413);
-      expect(res.body).toEqual({ respCode: 4000, respMessage: 'Request body exceeds 1 MiB' });
-    });
+    it.each(['/v1/auth/client-token', '/v1/auth/clients/token'])(
+      '%s: a body over 1 MiB is 413 in the token envelope',
+      async (path) => {
+        const res = await http(t.url, 'POST', path, {
+          rawBody: JSON.stringify({ apiKey: 'x'.repeat(MiB), secretKey: 'y' }),
+          headers: { 'content-type': 'application/json', 'x-api-key': m.api_key },
+        });
+        expect(res.status).toBe(413);
+        expect(res.body).toEqual({ respCode: 4000, respMessage: 'Request body exceeds 1 MiB' });
+      },
+    );
 
     it('a chunked body over 1 MiB: 413 in the token envelope', async () => {
       const res = await postChunked(t.url, '/v1/auth/client-token', 2 * MiB, {});
@@ -225,7 +242,7 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
       }
     });
 
-    it('a NUL character in a text field is the client\'s error (PostgreSQL cannot store it), not a 500', async () => {
+    it("a NUL character in a text field is the client's error (PostgreSQL cannot store it), not a 500", async () => {
       const nul = 'a\u0000b';
       const adminCases: [string, string, unknown][] = [
         ['POST', '/admin/v1/merchants', { name: nul }],

@@ -268,7 +268,11 @@ describe.each(ENGINES)('POST /collection/v1/initiate on %s', (engine) => {
         wallet_id: a.merchant.wallet_id,
         payment_mode: 'IMPS',
         amount: '1.00',
-        beneficiary: { beneficiary_name: 'Asha Rao', beneficiary_ifsc: 'HDFC0001234', beneficiary_acc_number: '123456789012' },
+        beneficiary: {
+          beneficiary_name: 'Asha Rao',
+          beneficiary_ifsc: 'HDFC0001234',
+          beneficiary_acc_number: '123456789012',
+        },
       });
       expect(payout.body.resp_code).toBe(2000);
     });
@@ -383,7 +387,10 @@ describe.each(ENGINES)('POST /collection/v1/initiate on %s', (engine) => {
       ['garbage token', async () => ({ authorization: 'Bearer not-a-token' })],
       ['token without Bearer', async () => ({ authorization: p.client.token })],
       ['expired token', async () => ({ authorization: `Bearer ${await sign(now() - 60)}` })],
-      ['token signed with another key', async () => ({ authorization: `Bearer ${await sign(now() + 300, 'y'.repeat(40))}` })],
+      [
+        'token signed with another key',
+        async () => ({ authorization: `Bearer ${await sign(now() + 300, 'y'.repeat(40))}` }),
+      ],
     ];
 
     it.each(cases)('%s', async (_name, headers) => {

@@ -44,7 +44,9 @@ describe.each(ENGINES)('operational endpoints on %s', (engine) => {
     const text = await res.text();
     expect(text).toContain('# TYPE payrail_http_request_duration_seconds histogram');
     expect(text).toMatch(/payrail_http_request_duration_seconds_count\{[^}]*route="\/healthz"[^}]*\} \d+/);
-    expect(text).toMatch(/payrail_http_request_duration_seconds_count\{[^}]*route="\/admin\/v1\/merchants\/:merchant_id"/);
+    expect(text).toMatch(
+      /payrail_http_request_duration_seconds_count\{[^}]*route="\/admin\/v1\/merchants\/:merchant_id"/,
+    );
     expect(text).toMatch(/^payrail_process_cpu_user_seconds_total \d/m);
     expect(text).toContain('payrail_nodejs_heap_size_used_bytes');
     // Label values are route templates, never raw identifiers (unbounded cardinality, and they are not metrics).

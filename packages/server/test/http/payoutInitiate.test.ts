@@ -132,10 +132,25 @@ const CHECK_CASES: Case[] = [
   // remarks and callback_url (4017, the message names the field)
   field('remarks of 256 characters', 4017, 400, (c) => c.req({ remarks: 'r'.repeat(256) }), /remarks/),
   field('remarks a number', 4017, 400, (c) => c.req({}, { remarks: 5 }), /remarks/),
+  field('remarks with a NUL character', 4017, 400, (c) => c.req({ remarks: 'a\u0000b' }), /remarks/),
   field('callback_url ftp', 4017, 400, (c) => c.req({ callback_url: 'ftp://203.0.113.7/x' }), /callback_url/),
   field('callback_url not a URL', 4017, 400, (c) => c.req({ callback_url: 'not a url' }), /callback_url/),
   field('callback_url relative', 4017, 400, (c) => c.req({ callback_url: '/hooks/payrail' }), /callback_url/),
   field('callback_url a number', 4017, 400, (c) => c.req({}, { callback_url: 42 }), /callback_url/),
+  field(
+    'callback_url with a NUL character',
+    4017,
+    400,
+    (c) => c.req({ callback_url: `${PUBLIC_CALLBACK}\u0000x` }),
+    /callback_url/,
+  ),
+  field(
+    'callback_url with a line break',
+    4017,
+    400,
+    (c) => c.req({ callback_url: `${PUBLIC_CALLBACK}\r\nX-Injected: 1` }),
+    /callback_url/,
+  ),
   field(
     'callback_url of 2049 characters',
     4017,

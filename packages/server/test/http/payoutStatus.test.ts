@@ -100,6 +100,9 @@ describe.each(ENGINES)('payout status on %s', (engine) => {
     ['a malformed transaction_id', () => '?transaction_id=not-an-id'],
     ['a sender_id never used', () => `?sender_id=${senderId('never')}`],
     ['a malformed sender_id', () => '?sender_id=has%20space'],
+    ['a sender_id with a NUL character', () => '?sender_id=a%00b'],
+    ['a sender_id of 5000 characters', () => `?sender_id=${'x'.repeat(5000)}`],
+    ['a transaction_id with a NUL character', () => '?transaction_id=PT%00'],
     ["another merchant's transaction_id", () => `?transaction_id=${theirs.transaction_id as string}`],
     ["another merchant's sender_id", () => `?sender_id=${theirs.sender_id as string}`],
   ])('4103 (HTTP 404) for %s', async (_name, query) => {

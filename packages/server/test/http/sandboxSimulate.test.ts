@@ -34,18 +34,26 @@ describe.each(ENGINES)('POST /sandbox/v1/collections/:txnId/simulate on %s', (en
       ['SUCCESS', '100.00'],
       ['FAILED', '0.00'],
       ['PENDING', '0.00'],
-    ])('moves an INITIATED collection to %s and answers it encrypted (wallet credited: %s)', async (outcome, credit) => {
-      const q = await party(t.url, scheme);
-      const c = await initiateOk(q.client, { amount: '100.00' });
-      const res = await simulate(q.client, c.txnId, outcome);
-      expect(res.status).toBe(200);
-      expect(res.body).toEqual({ respCode: 2000, respMessage: expect.any(String), data: expect.any(String) });
-      expect(res.data).toMatchObject({ txnId: c.txnId, senderId: c.senderId, status: outcome, requestAmount: '100.00' });
-      expect(res.data?.utr).toEqual(outcome === 'SUCCESS' ? expect.stringMatching(/^\d{12}$/) : '');
-      expect(res.data).not.toHaveProperty('intentUrl');
-      expect((await status(q.client, { txnId: c.txnId })).data).toEqual(res.data);
-      expect(await walletBalance(q.client)).toBe(credit);
-    });
+    ])(
+      'moves an INITIATED collection to %s and answers it encrypted (wallet credited: %s)',
+      async (outcome, credit) => {
+        const q = await party(t.url, scheme);
+        const c = await initiateOk(q.client, { amount: '100.00' });
+        const res = await simulate(q.client, c.txnId, outcome);
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual({ respCode: 2000, respMessage: expect.any(String), data: expect.any(String) });
+        expect(res.data).toMatchObject({
+          txnId: c.txnId,
+          senderId: c.senderId,
+          status: outcome,
+          requestAmount: '100.00',
+        });
+        expect(res.data?.utr).toEqual(outcome === 'SUCCESS' ? expect.stringMatching(/^\d{12}$/) : '');
+        expect(res.data).not.toHaveProperty('intentUrl');
+        expect((await status(q.client, { txnId: c.txnId })).data).toEqual(res.data);
+        expect(await walletBalance(q.client)).toBe(credit);
+      },
+    );
 
     it('goes PENDING → SUCCESS and credits once', async () => {
       const c = await initiateOk(p.client, { amount: '33.30' });

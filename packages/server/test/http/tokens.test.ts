@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { decryptJsonObject, DecryptError, encryptJson, encryptV1, encryptV2 } from '@payrail/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMerchant, http, MerchantClient, type TestMerchant } from '../support/merchantClient.ts';
 import { ENGINES, startTestServer, type TestServer } from '../support/testServer.ts';
 
@@ -38,8 +38,7 @@ describe.each(ENGINES)('tokens on %s', (engine) => {
       body,
       headers: apiKey === undefined ? {} : { 'x-api-key': apiKey },
     });
-  const v1Payload = (plain: unknown, encryptWith: TestMerchant = m) =>
-    encryptJson(plain, 'v1', keysOf(encryptWith));
+  const v1Payload = (plain: unknown, encryptWith: TestMerchant = m) => encryptJson(plain, 'v1', keysOf(encryptWith));
   const balanceWith = (token: string, walletId = m.wallet_id) =>
     http(t.url, 'GET', `/payout/v1/balance?wallet_id=${walletId}`, { headers: { authorization: `Bearer ${token}` } });
 
@@ -66,7 +65,10 @@ describe.each(ENGINES)('tokens on %s', (engine) => {
 
     it.each([
       ['wrong secret', () => ({ apiKey: m.api_key, secretKey: 'x'.repeat(16) })],
-      ['secret with one letter in another case', () => ({ apiKey: m.api_key, secretKey: swapFirstLetterCase(m.secret_key) })],
+      [
+        'secret with one letter in another case',
+        () => ({ apiKey: m.api_key, secretKey: swapFirstLetterCase(m.secret_key) }),
+      ],
       ['secret with a suffix', () => ({ apiKey: m.api_key, secretKey: `${m.secret_key}x` })],
       ['secret prefix', () => ({ apiKey: m.api_key, secretKey: m.secret_key.slice(0, 15) })],
       ['keys swapped', () => ({ apiKey: m.secret_key, secretKey: m.api_key })],
@@ -90,6 +92,12 @@ describe.each(ENGINES)('tokens on %s', (engine) => {
   });
 
   describe('V1: POST /v1/auth/clients/token', () => {
+    // A refused V1 request counts against the key in X-Api-Key (failed-token throttle, 10 per key), so each
+    // test gets a merchant of its own instead of piling all these refusals onto one key.
+    beforeEach(async () => {
+      m = await createMerchant(t.url);
+    });
+
     it('answers the documented envelope; data decrypts with V1 (and not with V2) to {token}', async () => {
       const res = await v1({ payload: v1Payload(keysOf(m)) }, m.api_key);
       expect(res.status).toBe(200);
@@ -116,7 +124,9 @@ describe.each(ENGINES)('tokens on %s', (engine) => {
 
     it('refuses a payload whose apiKey differs from X-Api-Key, even with the right secret', async () => {
       const other = await createMerchant(t.url, 'Other V1 b');
-      expectUnauthorized(await v1({ payload: v1Payload({ apiKey: other.api_key, secretKey: m.secret_key }) }, m.api_key));
+      expectUnauthorized(
+        await v1({ payload: v1Payload({ apiKey: other.api_key, secretKey: m.secret_key }) }, m.api_key),
+      );
       expectUnauthorized(await v1({ payload: v1Payload({ secretKey: m.secret_key }) }, m.api_key));
     });
 
@@ -128,7 +138,13 @@ describe.each(ENGINES)('tokens on %s', (engine) => {
       ['garbage text', () => 'garbage!!'],
       ['empty string', () => ''],
       ['valid base64 of random bytes', () => Buffer.alloc(48, 7).toString('base64')],
-      ['truncated ciphertext', () => Buffer.from(v1Payload(keysOf(m)), 'base64').subarray(0, 40).toString('base64')],
+      [
+        'truncated ciphertext',
+        () =>
+          Buffer.from(v1Payload(keysOf(m)), 'base64')
+            .subarray(0, 40)
+            .toString('base64'),
+      ],
       ['V2 ciphertext', () => encryptJson(keysOf(m), 'v2', keysOf(m))],
       ['V1 of non-JSON', () => encryptV1('apiKey=x', keysOf(m))],
       ['V1 of a JSON array', () => encryptV1(JSON.stringify([m.api_key, m.secret_key]), keysOf(m))],
@@ -175,23 +191,26 @@ describe.each(ENGINES)('tokens on %s', (engine) => {
   });
 
   describe('the token', () => {
-    it.each(['v2', 'v1'] as const)('a %s token is a HS256 JWT with sub, iat, exp = iat + TTL, jti and the scheme', async (scheme) => {
-      const before = Math.floor(Date.now() / 1000);
-      const c1 = await MerchantClient.connect(t.url, m, scheme);
-      const c2 = await MerchantClient.connect(t.url, m, scheme);
-      const after = Math.ceil(Date.now() / 1000);
-      const { header, payload } = decodeJwt(c1.token);
-      expect(header).toEqual({ alg: 'HS256', typ: 'JWT' });
-      expect(payload.sub).toBe(m.merchant_id);
-      expect(payload.scheme).toBe(scheme);
-      expect(typeof payload.jti).toBe('string');
-      expect((payload.jti as string).length).toBeGreaterThanOrEqual(16);
-      expect(Number.isInteger(payload.iat)).toBe(true);
-      expect(payload.iat as number).toBeGreaterThanOrEqual(before);
-      expect(payload.iat as number).toBeLessThanOrEqual(after);
-      expect((payload.exp as number) - (payload.iat as number)).toBe(300);
-      expect(decodeJwt(c2.token).payload.jti).not.toBe(payload.jti);
-    });
+    it.each(['v2', 'v1'] as const)(
+      'a %s token is a HS256 JWT with sub, iat, exp = iat + TTL, jti and the scheme',
+      async (scheme) => {
+        const before = Math.floor(Date.now() / 1000);
+        const c1 = await MerchantClient.connect(t.url, m, scheme);
+        const c2 = await MerchantClient.connect(t.url, m, scheme);
+        const after = Math.ceil(Date.now() / 1000);
+        const { header, payload } = decodeJwt(c1.token);
+        expect(header).toEqual({ alg: 'HS256', typ: 'JWT' });
+        expect(payload.sub).toBe(m.merchant_id);
+        expect(payload.scheme).toBe(scheme);
+        expect(typeof payload.jti).toBe('string');
+        expect((payload.jti as string).length).toBeGreaterThanOrEqual(16);
+        expect(Number.isInteger(payload.iat)).toBe(true);
+        expect(payload.iat as number).toBeGreaterThanOrEqual(before);
+        expect(payload.iat as number).toBeLessThanOrEqual(after);
+        expect((payload.exp as number) - (payload.iat as number)).toBe(300);
+        expect(decodeJwt(c2.token).payload.jti).not.toBe(payload.jti);
+      },
+    );
 
     it('contains no credential', async () => {
       const c = await MerchantClient.connect(t.url, m, 'v2');

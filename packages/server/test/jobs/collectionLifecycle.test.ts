@@ -125,7 +125,8 @@ describe.each(ENGINES)('collection lifecycle on %s', (engine) => {
       const path = `/hook/${senderId('sig')}`;
       const c = await initiateOk(p.client, { callbackUrl: receiver.url + path });
       await simulate(p.client, c.txnId, 'FAILED');
-      const [hook] = await eventually(() => (hooksAt(path).length ? hooksAt(path) : null));
+      await eventually(() => hooksAt(path).length > 0);
+      const [hook] = hooksAt(path);
       expect(() => openHook(hook as ReceivedWebhook, stranger.merchant, 'v2')).toThrow();
       expect(openHook(hook as ReceivedWebhook, p.merchant, 'v2')).toMatchObject({
         type: 'collection.failed',
@@ -179,7 +180,11 @@ describe.each(ENGINES)('collection lifecycle on %s', (engine) => {
       expect(Date.parse(c.expiresAt as string) - Date.parse(c.createdAt as string)).toBe(TTL_MS);
       const failed = await waitForCollectionStatus(p.client, c.txnId, 'FAILED', 5_000);
       expect(Date.parse(failed.updatedAt as string)).toBeGreaterThanOrEqual(Date.parse(c.expiresAt as string));
-      expect(failed).toMatchObject({ utr: '', requestAmount: '80.00', statusMessage: expect.stringMatching(/expire/i) });
+      expect(failed).toMatchObject({
+        utr: '',
+        requestAmount: '80.00',
+        statusMessage: expect.stringMatching(/expire/i),
+      });
       await eventually(() => hooksAt(path).length >= 1);
       await settle();
       const events = hooksAt(path).map((h) => openHook(h, p.merchant, 'v1'));
@@ -197,10 +202,12 @@ describe.each(ENGINES)('collection lifecycle on %s', (engine) => {
     it('leaves a collection INITIATED until its TTL has passed', async () => {
       const p = await party(t.url, 'v2');
       const c = await initiateOk(on(short, p.client));
+      const expiresAt = Date.parse(c.expiresAt as string);
       const seen = (await status(p.client, { txnId: c.txnId })).data as Record<string, string>;
-      if (Date.now() < Date.parse(c.expiresAt as string)) expect(seen.status).toBe('INITIATED');
-      expect(await expireJobs(c.txnId)).toBe(1);
-      await waitForCollectionStatus(p.client, c.txnId, 'FAILED', 5_000);
+      // Only meaningful when the answer came back before the expiry (a loaded machine may be slower).
+      if (Date.now() < expiresAt) expect(seen.status).toBe('INITIATED');
+      const failed = await waitForCollectionStatus(p.client, c.txnId, 'FAILED', 5_000);
+      expect(Date.parse(failed.updatedAt as string)).toBeGreaterThanOrEqual(expiresAt);
     });
 
     it('never expires a PENDING or SUCCESS collection, even when its expiry job runs', async () => {
@@ -222,10 +229,11 @@ describe.each(ENGINES)('collection lifecycle on %s', (engine) => {
       expect((await status(p.client, { txnId: pending.txnId })).data?.status).toBe('PENDING');
       expect((await status(p.client, { txnId: paid.txnId })).data?.status).toBe('SUCCESS');
       expect(await walletBalance(p.client)).toBe('7.00');
-      expect(hooksAt(path).map((h) => openHook(h, p.merchant, 'v2').type).sort()).toEqual([
-        'collection.pending',
-        'collection.success',
-      ]);
+      expect(
+        hooksAt(path)
+          .map((h) => openHook(h, p.merchant, 'v2').type)
+          .sort(),
+      ).toEqual(['collection.pending', 'collection.success']);
     });
   });
 

@@ -118,7 +118,10 @@ describe('kill -9 and restart on the same data directory (PGlite)', () => {
     expect(burstBalance).toBeLessThanOrEqual(0.01 + burst.length);
     // Each acknowledged reference is recorded: sending it again moves nothing.
     for (const reference of acked) {
-      const again = await call(second, 'POST', `/admin/v1/wallets/${burstWallet}/credits`, { amount: '1.00', reference });
+      const again = await call(second, 'POST', `/admin/v1/wallets/${burstWallet}/credits`, {
+        amount: '1.00',
+        reference,
+      });
       expect(again.status).toBe(200);
       expect(Number(again.body.balance), reference).toBe(burstBalance);
     }

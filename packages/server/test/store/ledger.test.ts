@@ -93,7 +93,12 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
     await expect(
       db.transaction(async (tx) => {
         await LedgerRepository.append(tx, { walletId: w, kind: 'credit', amount: 5n });
-        await LedgerRepository.append(tx, { walletId: w, kind: 'payout_debit', amount: -5_000n, payoutId: newId('payout') });
+        await LedgerRepository.append(tx, {
+          walletId: w,
+          kind: 'payout_debit',
+          amount: -5_000n,
+          payoutId: newId('payout'),
+        });
       }),
     ).rejects.toBeInstanceOf(InsufficientFunds);
     expect(await balance(w)).toBe(1_000n);

@@ -98,8 +98,9 @@ export async function waitForCollectionStatus(
   wanted: string,
   timeoutMs = 5_000,
 ): Promise<Record<string, unknown>> {
-  return eventually(async () => {
+  const data = await eventually(async () => {
     const res = await status(client, { txnId });
     return res.data?.status === wanted ? res.data : null;
   }, timeoutMs);
+  return data as Record<string, unknown>;
 }

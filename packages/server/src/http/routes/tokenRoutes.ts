@@ -33,18 +33,21 @@ export function tokenRoutes(app: FastifyInstance, deps: Deps) {
     malformedBody: TokenCodes.unauthorized,
   };
 
-  async function issue(request: FastifyRequest, apiKey: unknown, secretKey: unknown, scheme: Scheme) {
-    const address = request.ip;
-    const key = typeof apiKey === 'string' ? apiKey : '';
-    await deps.throttle.check(key, address);
-    const issued =
-      typeof apiKey === 'string' && typeof secretKey === 'string'
-        ? await deps.tokens.issue(apiKey, secretKey, scheme)
-        : null;
-    if (!issued) {
-      await deps.throttle.recordFailure(key, address);
-      throw new RequestRejected(TokenCodes.unauthorized);
-    }
+  /**
+   * Issues a token when the credentials are right. `throttleKey` is the API key the request claims (for V1 the
+   * X-Api-Key header, even when the payload does not decrypt), so that every failure counts against that key.
+   */
+  async function issue(
+    request: FastifyRequest,
+    apiKey: unknown,
+    secretKey: unknown,
+    scheme: Scheme,
+    throttleKey: string,
+  ) {
+    const issued = await deps.throttle.attempt(throttleKey, request.ip, async () =>
+      typeof apiKey === 'string' && typeof secretKey === 'string' ? deps.tokens.issue(apiKey, secretKey, scheme) : null,
+    );
+    if (!issued) throw new RequestRejected(TokenCodes.unauthorized);
     return {
       respCode: TokenCodes.ok.code,
       respMessage: TokenCodes.ok.message,
@@ -71,7 +74,7 @@ export function tokenRoutes(app: FastifyInstance, deps: Deps) {
     },
     async (request) => {
       const body = request.body as { apiKey: string; secretKey: string };
-      return issue(request, body.apiKey, body.secretKey, 'v2');
+      return issue(request, body.apiKey, body.secretKey, 'v2', body.apiKey);
     },
   );
 
@@ -105,7 +108,7 @@ export function tokenRoutes(app: FastifyInstance, deps: Deps) {
       }
       // The decrypted apiKey must be the header's; issue() then checks both against the store.
       const sameKey = typeof plain.apiKey === 'string' && plain.apiKey === apiKey;
-      return issue(request, sameKey ? apiKey : undefined, plain.secretKey, 'v1');
+      return issue(request, sameKey ? apiKey : undefined, plain.secretKey, 'v1', apiKey);
     },
   );
 }

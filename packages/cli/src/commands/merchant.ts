@@ -1,0 +1,355 @@
+import { readFile } from 'node:fs/promises';
+import {
+  PAYMENT_MODES,
+  PAYOUT_STATUSES,
+  type Collection,
+  type PaymentMode,
+  type Payout,
+  type PayoutStatus,
+  type PayoutWaitTarget,
+  type WebhookEvent,
+} from '@payrail/sdk';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { sendBatch } from '../bulk.ts';
+import { merchantClient, output } from '../context.ts';
+import { Exit, ExitWith, UsageError } from '../exitCodes.ts';
+import { keyValues } from '../output.ts';
+import { amountArg, positiveInt } from './operator.ts';
+
+export function payoutView(p: Payout): string {
+  const b = p.beneficiary;
+  return keyValues([
+    ['Transaction ID', p.transactionId],
+    ['Sender ID', p.senderId],
+    ['Status', p.statusMessage ? `${p.status} (${p.statusMessage})` : p.status],
+    ['Amount', `${p.amount} INR via ${p.paymentMode}`],
+    ['Wallet ID', p.walletId],
+    ['Beneficiary', `${b.name}, account ${b.accountNumber}, IFSC ${b.ifsc}${b.bankName ? ` (${b.bankName})` : ''}`],
+    ['UTR', p.utr],
+    ['Remarks', p.remarks],
+    ['Callback URL', p.callbackUrl],
+    ['Created', p.createdAt],
+    ['Updated', p.updatedAt],
+  ]);
+}
+
+export function collectionView(c: Collection): string {
+  return keyValues([
+    ['Txn ID', c.txnId],
+    ['Sender ID', c.senderId],
+    ['Status', c.statusMessage ? `${c.status} (${c.statusMessage})` : c.status],
+    ['Amount', `${c.amount} INR`],
+    ['Mode', c.paymentMode],
+    ['Wallet ID', c.walletId],
+    ['Payer VPA', c.payerVpa],
+    ['UTR', c.utr],
+    ['Remarks', c.remarks],
+    ['Intent URL', c.intentUrl],
+    ['Expires', c.expiresAt],
+    ['Created', c.createdAt],
+    ['Updated', c.updatedAt],
+  ]);
+}
+
+const modeArg = (value: string): PaymentMode => {
+  const up = value.toUpperCase();
+  if (!(PAYMENT_MODES as readonly string[]).includes(up)) throw new InvalidArgumentError('expected IMPS, NEFT or RTGS');
+  return up as PaymentMode;
+};
+
+const secondsArg = (value: string): number => {
+  if (!/^\d+(\.\d+)?$/.test(value)) throw new InvalidArgumentError('expected seconds, e.g. 120');
+  return Number(value);
+};
+
+function untilArg(value: string): PayoutWaitTarget {
+  const v = value.toLowerCase();
+  if (v === 'final' || v === 'outcome') return v;
+  const up = value.toUpperCase();
+  if ((PAYOUT_STATUSES as readonly string[]).includes(up)) return up as PayoutStatus;
+  throw new InvalidArgumentError(`expected final, outcome or a status (${PAYOUT_STATUSES.join(', ')})`);
+}
+
+/** One of an argument and --sender-id, as the SDK's lookup. */
+function lookupOf<K extends string>(idName: K, id: string | undefined, senderId: string | undefined) {
+  if ((id === undefined) === (senderId === undefined)) {
+    throw new UsageError(`give exactly one of <${idName}> and --sender-id`);
+  }
+  return (id !== undefined ? { [idName]: id } : { senderId }) as { [P in K]: string } | { senderId: string };
+}
+
+/** Exit 7 when a payout ended in failure while a settled outcome was awaited. */
+function failedOutcome(p: Payout, until: PayoutWaitTarget): boolean {
+  return (until === 'final' || until === 'outcome') && (p.status === 'FAILED' || p.status === 'REFUNDED');
+}
+
+function payoutCommands(program: Command) {
+  const payout = program.command('payout').description('Send and follow payouts (merchant, through the SDK)');
+
+  payout
+    .command('send')
+    .description('Send one payout, or many from a CSV file (--file) with a progress bar and a result file')
+    .option('--sender-id <id>', 'your unique reference; sending again with it never pays twice')
+    .option('--wallet <walletId>', 'wallet to debit (PAYRAIL_WALLET_ID)', process.env.PAYRAIL_WALLET_ID)
+    .option('--mode <mode>', 'IMPS, NEFT or RTGS', modeArg, 'IMPS' as PaymentMode)
+    .option('--amount <rupees>', 'e.g. 100 or 100.50', amountArg)
+    .option('--name <name>', 'beneficiary name')
+    .option('--account <number>', 'beneficiary account number')
+    .option('--ifsc <ifsc>', 'beneficiary IFSC')
+    .option('--remarks <text>', 'transfer description')
+    .option('--callback-url <url>', 'receives the webhooks of this payout')
+    .option('--wait', 'wait until the payout is final; exit 7 if it failed')
+    .option('--timeout <seconds>', 'with --wait: give up after this long (exit 8)', secondsArg, 120)
+    .option('--file <csv>', 'send every row of a CSV file (columns: see payrail payout send --help)')
+    .option('--out <csv>', 'with --file: result file (default <file>.results.csv); also the resume state')
+    .option('--concurrency <n>', 'with --file: payouts in flight at once', positiveInt, 4)
+    .addOption(new Option('--progress', 'with --file: draw the progress bar even when stderr is not a terminal'))
+    .addOption(new Option('--no-progress', 'with --file: no progress bar'))
+    .addHelpText(
+      'after',
+      `
+CSV columns (header row required; names are case-insensitive):
+  sender_id, amount, beneficiary_name (or name), account_number (or beneficiary_acc_number),
+  ifsc (or beneficiary_ifsc), payment_mode (default --mode), wallet_id (default --wallet),
+  remarks, callback_url
+
+The result file gets one line per row as it completes: line, sender_id, outcome (sent, rejected or
+error), transaction_id, status, amount, code, message. Run the same command again after an interruption:
+rows already sent or rejected are skipped, the others are sent again with the same sender_id, so nothing is
+paid twice. Exit 0 when every row was sent, 9 when some were not.`,
+    )
+    .action(async (opts, cmd: Command) => {
+      const out = output(cmd);
+      const payrail = merchantClient(cmd);
+      if (opts.file) {
+        const code = await sendBatch(payrail, out, {
+          file: opts.file,
+          out: opts.out,
+          wallet: opts.wallet,
+          mode: opts.mode,
+          concurrency: opts.concurrency,
+          progress: opts.progress,
+        });
+        if (code !== Exit.ok) throw new ExitWith(code);
+        return;
+      }
+      const missing = (
+        [
+          ['--sender-id', opts.senderId],
+          ['--wallet', opts.wallet],
+          ['--amount', opts.amount],
+          ['--name', opts.name],
+          ['--account', opts.account],
+          ['--ifsc', opts.ifsc],
+        ] as const
+      ).filter(([, v]) => !v);
+      if (missing.length > 0) throw new UsageError(`missing ${missing.map(([n]) => n).join(', ')} (or use --file)`);
+      const sent = await payrail.payouts.initiate({
+        senderId: opts.senderId,
+        walletId: opts.wallet,
+        paymentMode: opts.mode,
+        amount: opts.amount,
+        beneficiary: { name: opts.name, accountNumber: opts.account, ifsc: opts.ifsc },
+        remarks: opts.remarks,
+        callbackUrl: opts.callbackUrl,
+      });
+      if (!opts.wait) {
+        out.result(sent, () => payoutView(sent));
+        return;
+      }
+      out.note(`Payout ${sent.transactionId} initiated; waiting for it to be final…`);
+      const done = await payrail.payouts.waitFor(
+        { transactionId: sent.transactionId },
+        { until: 'final', timeoutMs: opts.timeout * 1000 },
+      );
+      out.result(done, () => payoutView(done));
+      if (failedOutcome(done, 'final')) throw new ExitWith(Exit.checkFailed);
+    });
+
+  payout
+    .command('status')
+    .description('Show a payout by transaction id, or by --sender-id')
+    .argument('[transactionId]')
+    .option('--sender-id <id>', 'look the payout up by your reference')
+    .action(async (id: string | undefined, opts: { senderId?: string }, cmd: Command) => {
+      const lookup = lookupOf('transactionId', id, opts.senderId);
+      const p = await merchantClient(cmd).payouts.get(lookup);
+      output(cmd).result(p, () => payoutView(p));
+    });
+
+  payout
+    .command('watch')
+    .description('Follow a payout until it is final (exit 0 SUCCESS, 7 FAILED/REFUNDED, 8 timeout)')
+    .argument('[transactionId]')
+    .option('--sender-id <id>', 'look the payout up by your reference')
+    .option('--until <target>', 'final (SUCCESS or REFUNDED), outcome (SUCCESS, FAILED or REFUNDED), or a status', untilArg, 'final' as PayoutWaitTarget)
+    .option('--timeout <seconds>', 'give up after this long', secondsArg, 600)
+    .option('--interval <seconds>', 'first poll interval (grows up to 5 s)', secondsArg, 1)
+    .addHelpText('after', '\nWith --json, prints one JSON object per status change (NDJSON); the last line is the final state.')
+    .action(async (id: string | undefined, opts: { senderId?: string; until: PayoutWaitTarget; timeout: number; interval: number }, cmd: Command) => {
+      const out = output(cmd);
+      const lookup = lookupOf('transactionId', id, opts.senderId);
+      const done = await merchantClient(cmd).payouts.waitFor(lookup, {
+        until: opts.until,
+        timeoutMs: opts.timeout * 1000,
+        intervalMs: opts.interval * 1000,
+        onChange: (p) =>
+          out.line(p, () => `${new Date().toISOString()}  ${p.transactionId}  ${p.status.padEnd(10)}  ${p.statusMessage}`),
+      });
+      if (failedOutcome(done, opts.until)) throw new ExitWith(Exit.checkFailed);
+    });
+}
+
+function balanceCommand(program: Command) {
+  program
+    .command('balance')
+    .description('Show the balance of one of your wallets')
+    .argument('[walletId]', 'wallet (default PAYRAIL_WALLET_ID)')
+    .action(async (walletId: string | undefined, _opts, cmd: Command) => {
+      const id = walletId ?? process.env.PAYRAIL_WALLET_ID;
+      if (!id) throw new UsageError('give <walletId> or set PAYRAIL_WALLET_ID');
+      const b = await merchantClient(cmd).wallets.balance(id);
+      output(cmd).result(b, () =>
+        keyValues([
+          ['Wallet ID', b.walletId],
+          ['Balance', `${b.balance} ${b.currency}`],
+          ['On hold', `${b.onHold} ${b.currency}`],
+          ['Updated', b.updatedAt],
+        ]),
+      );
+    });
+}
+
+function collectionCommands(program: Command) {
+  const collection = program.command('collection').description('Request and follow UPI collections (merchant)');
+
+  collection
+    .command('create')
+    .description('Create a UPI payment request; prints its intent link')
+    .requiredOption('--sender-id <id>', 'your unique reference for this collection')
+    .requiredOption('--amount <rupees>', '1.00 to 100000.00', amountArg)
+    .option('--remarks <text>', 'description shown to the payer')
+    .option('--wallet <walletId>', 'wallet credited on success (default: your first wallet)')
+    .option('--callback-url <url>', 'receives the webhooks of this collection')
+    .option('--payer-vpa <vpa>', "payer's UPI address: send a collect request instead of an intent link")
+    .action(async (opts, cmd: Command) => {
+      const c = await merchantClient(cmd).collections.initiate({
+        senderId: opts.senderId,
+        amount: opts.amount,
+        remarks: opts.remarks,
+        walletId: opts.wallet,
+        callbackUrl: opts.callbackUrl,
+        payerVpa: opts.payerVpa,
+      });
+      output(cmd).result(c, () => collectionView(c));
+    });
+
+  collection
+    .command('status')
+    .description('Show a collection by txnId, or by --sender-id')
+    .argument('[txnId]')
+    .option('--sender-id <id>', 'look the collection up by your reference')
+    .action(async (id: string | undefined, opts: { senderId?: string }, cmd: Command) => {
+      const c = await merchantClient(cmd).collections.get(lookupOf('txnId', id, opts.senderId));
+      output(cmd).result(c, () => collectionView(c));
+    });
+
+  collection
+    .command('simulate')
+    .description('Sandbox only: move one of your collections to SUCCESS, FAILED or PENDING')
+    .argument('<txnId>')
+    .argument('<outcome>', 'SUCCESS, FAILED or PENDING', (v: string) => {
+      const up = v.toUpperCase();
+      if (!['SUCCESS', 'FAILED', 'PENDING'].includes(up)) throw new InvalidArgumentError('expected SUCCESS, FAILED or PENDING');
+      return up as 'SUCCESS' | 'FAILED' | 'PENDING';
+    })
+    .option('--utr <utr>', 'bank reference to record')
+    .action(async (txnId: string, outcome: 'SUCCESS' | 'FAILED' | 'PENDING', opts: { utr?: string }, cmd: Command) => {
+      const c = await merchantClient(cmd).sandbox.simulateCollection(txnId, outcome, { utr: opts.utr });
+      output(cmd).result(c, () => collectionView(c));
+    });
+}
+
+/** `Name: value` lines, or a JSON object. */
+function parseHeaders(text: string): Record<string, string> {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) return JSON.parse(trimmed) as Record<string, string>;
+  const headers: Record<string, string> = {};
+  for (const line of trimmed.split(/\r?\n/)) {
+    const i = line.indexOf(':');
+    if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+  }
+  return headers;
+}
+
+async function readDelivery(file: string | undefined, bodyFile: string | undefined, headersFile: string | undefined) {
+  if (file && (bodyFile || headersFile)) throw new UsageError('give a delivery file, or --body and --headers, not both');
+  if (file) {
+    let saved: { headers?: Record<string, string>; body?: unknown };
+    try {
+      saved = JSON.parse(await readFile(file, 'utf8')) as typeof saved;
+    } catch (err) {
+      throw new UsageError(`${file}: not a saved delivery ({"headers": {…}, "body": "…"}): ${(err as Error).message}`);
+    }
+    if (!saved.headers || saved.body === undefined) throw new UsageError(`${file}: needs "headers" and "body"`);
+    // The raw body should be kept as text; an object is serialized the way the server sends it.
+    const body = typeof saved.body === 'string' ? saved.body : JSON.stringify(saved.body);
+    return { headers: saved.headers, body };
+  }
+  if (!bodyFile || !headersFile) throw new UsageError('give a delivery file, or both --body and --headers');
+  return { body: await readFile(bodyFile, 'utf8'), headers: parseHeaders(await readFile(headersFile, 'utf8')) };
+}
+
+function webhookCommands(program: Command) {
+  const webhook = program.command('webhook').description('Check webhook deliveries you received (merchant)');
+  webhook
+    .command('verify')
+    .description('Check the signature of a saved delivery and show its decrypted event (exit 7 if not genuine)')
+    .argument('[delivery]', 'JSON file {"headers": {...}, "body": "<raw body>"}')
+    .option('--body <file>', 'the raw body, byte for byte')
+    .option('--headers <file>', 'its headers: JSON object, or "Name: value" lines')
+    .option('--max-age <seconds>', 'also refuse a delivery signed longer ago than this (default: no age check)', secondsArg)
+    .addHelpText(
+      'after',
+      '\nNeeds the webhook secret (--webhook-secret or PAYRAIL_WEBHOOK_SECRET) and your API key and secret key,\n' +
+        'which decrypt the event data.',
+    )
+    .action(async (file: string | undefined, opts: { body?: string; headers?: string; maxAge?: number }, cmd: Command) => {
+      const payrail = merchantClient(cmd, { webhookSecret: true });
+      const delivery = await readDelivery(file, opts.body, opts.headers);
+      const event: WebhookEvent = await payrail.webhooks.verify(delivery.body, delivery.headers, {
+        toleranceSeconds: opts.maxAge ?? Infinity,
+      });
+      output(cmd).result(event, () =>
+        [
+          keyValues([
+            ['Verdict', 'genuine (signature matches)'],
+            ['Event ID', event.id],
+            ['Type', event.type],
+            ['Signed at', event.timestamp],
+            ['Created', event.createdAt],
+          ]),
+          '',
+          event.kind === 'payout' ? payoutView(event.data) : collectionView(event.data),
+        ].join('\n'),
+      );
+    });
+}
+
+function tokenCommand(program: Command) {
+  program
+    .command('token')
+    .description('Print a bearer token for your credentials (for calling the API by other means)')
+    .action(async (_opts, cmd: Command) => {
+      const info = await merchantClient(cmd).token();
+      output(cmd).result(info, () => info.token);
+    });
+}
+
+export function merchantCommands(program: Command): void {
+  tokenCommand(program);
+  payoutCommands(program);
+  balanceCommand(program);
+  collectionCommands(program);
+  webhookCommands(program);
+}

@@ -1,0 +1,59 @@
+import { Command, Option } from 'commander';
+import { merchantCommands } from './commands/merchant.ts';
+import { operatorCommands } from './commands/operator.ts';
+import { DEFAULT_URL } from './context.ts';
+import { EXIT_CODE_HELP } from './exitCodes.ts';
+
+export const CLI_VERSION = '0.1.0';
+
+/** The `payrail` command tree. Every command has --help; global options work before or after the command. */
+export function createProgram(): Command {
+  const program = new Command('payrail')
+    .description('Payrail for operators (server, merchants, wallets, payouts, webhooks, ledger) and merchants (SDK)')
+    .version(CLI_VERSION, '-V, --version')
+    .exitOverride()
+    .showSuggestionAfterError()
+    .addOption(new Option('--url <url>', 'server address').env('PAYRAIL_URL').default(DEFAULT_URL))
+    .addOption(new Option('--json', 'print results (and errors) as JSON on stdout, for scripts'))
+    .addOption(new Option('--api-key <key>', 'merchant API key').env('PAYRAIL_API_KEY'))
+    .addOption(new Option('--secret-key <key>', 'merchant secret key').env('PAYRAIL_SECRET_KEY'))
+    .addOption(new Option('--webhook-secret <secret>', 'merchant webhook secret (whsec_…)').env('PAYRAIL_WEBHOOK_SECRET'))
+    .addOption(
+      new Option('--scheme <scheme>', 'payload encryption of the merchant session')
+        .choices(['v1', 'v2'])
+        .env('PAYRAIL_SCHEME')
+        .default('v2'),
+    )
+    .addOption(
+      new Option('--admin-token <token>', 'operator token (default: ./data/admin-token of a local server)').env(
+        'PAYRAIL_ADMIN_TOKEN',
+      ),
+    )
+    .addHelpText(
+      'after',
+      `
+Operator commands use the admin API (PAYRAIL_ADMIN_TOKEN); merchant commands use the SDK with
+PAYRAIL_API_KEY and PAYRAIL_SECRET_KEY. Prefer the environment to flags for secrets.
+
+${EXIT_CODE_HELP}
+
+Examples:
+  payrail serve
+  payrail merchant create "Acme Traders" --json
+  payrail wallet credit WL01… 10000
+  payrail payout send --sender-id inv-1001 --wallet WL01… --amount 100 \\
+      --name "Asha Rao" --account 100000000001 --ifsc SBOX0000001 --wait
+  payrail payout send --file payouts.csv --wallet WL01…
+  payrail payouts list --status PENDING`,
+    );
+  program.commandsGroup('Operator commands (admin API):');
+  operatorCommands(program);
+  program.commandsGroup('Merchant commands (through the SDK):');
+  merchantCommands(program);
+  program.commandsGroup('Other:');
+  // Subcommands inherit exitOverride and help settings from the program only when created after them, so make
+  // sure every level reports errors through main()'s handler.
+  const all = (cmd: Command): Command[] => [cmd, ...cmd.commands.flatMap(all)];
+  for (const cmd of all(program)) cmd.exitOverride().showSuggestionAfterError().configureHelp({ showGlobalOptions: true });
+  return program;
+}

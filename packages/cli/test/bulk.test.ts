@@ -1,0 +1,140 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Payrail } from '@payrail/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCsv } from '../src/csv.ts';
+import { admin, BIN, cleanEnv, cli, createMerchant, startTestServer, type TestMerchant, type TestServer } from './support.ts';
+
+let t: TestServer;
+let dir: string;
+beforeAll(async () => {
+  t = await startTestServer('pglite');
+  dir = await mkdtemp(join(tmpdir(), 'payrail-bulk-'));
+});
+afterAll(async () => {
+  await t?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const envFor = (m: TestMerchant) => ({ PAYRAIL_URL: t.url, PAYRAIL_API_KEY: m.api_key, PAYRAIL_SECRET_KEY: m.secret_key });
+
+async function results(path: string) {
+  const [header, ...rows] = parseCsv(await readFile(path, 'utf8'));
+  const names = header?.fields ?? [];
+  return rows.map(({ fields }) => Object.fromEntries(names.map((n, i) => [n, fields[i] ?? ''])));
+}
+
+async function payoutsOf(merchantId: string) {
+  const page = await admin(t.url, 'GET', `/admin/v1/payouts?merchant_id=${merchantId}&limit=200`);
+  return page.body.data as { sender_id: string; amount: string }[];
+}
+
+describe('payout send --file', () => {
+  it('sends every row with a progress bar, writes the result file and exits 9 when some rows fail', async () => {
+    const m = await createMerchant(t.url, 'Bulk one', '1000.00');
+    const file = join(dir, 'payouts.csv');
+    await writeFile(
+      file,
+      [
+        'sender_id,amount,beneficiary_name,account_number,ifsc,payment_mode,remarks',
+        'b1-1,10.00,Asha Rao,100000000001,SBOX0000001,IMPS,"rent, ""March"""',
+        'b1-2,20,Ravi Kumar,100000000001,SBOX0000001,NEFT,',
+        `b1-3,30.50,"Meera O'Brien",100000000001,SBOX0000001,,`,
+        'b1-4,5,Bad Ifsc,100000000001,NOPE,IMPS,',
+        ',5,No Sender,100000000001,SBOX0000001,IMPS,',
+        'b1-6,1,Bank Down,100000000001,DOWN0000001,IMPS,',
+      ].join('\n'),
+    );
+    const run = await cli(['payout', 'send', '--file', file, '--wallet', m.wallet_id, '--progress', '--json'], envFor(m));
+    expect(run.code).toBe(9);
+    expect(run.json).toMatchObject({ rows: 6, sent: 3, rejected: 2, errors: 1, skipped: 0, notSent: 3 });
+    expect(run.stderr).toMatch(/\[#+\] 6\/6 100%/);
+    const out = await results(join(dir, 'payouts.results.csv'));
+    const bySender = Object.fromEntries(out.map((r) => [r.sender_id || `line${r.line}`, r]));
+    expect(bySender['b1-1']).toMatchObject({ outcome: 'sent', status: 'INITIATED', amount: '10.00' });
+    expect(bySender['b1-1']?.transaction_id).toMatch(/^PT/);
+    expect(bySender['b1-3']).toMatchObject({ outcome: 'sent', amount: '30.50' });
+    expect(bySender['b1-4']).toMatchObject({ outcome: 'rejected', code: '4007' });
+    expect(bySender.line6).toMatchObject({ outcome: 'rejected', code: 'INVALID_ROW' });
+    expect(bySender['b1-6']).toMatchObject({ outcome: 'error', code: '4014' });
+    const made = await payoutsOf(m.merchant_id);
+    expect(made.map((p) => p.sender_id).sort()).toEqual(['b1-1', 'b1-2', 'b1-3']);
+    const first = await admin(t.url, 'GET', `/admin/v1/payouts/${bySender['b1-1']?.transaction_id}`);
+    expect(first.body.remarks).toBe('rent, "March"');
+
+    // Again: settled rows are skipped; the temporary error is tried again (and the row without a sender_id re-checked).
+    const again = await cli(['payout', 'send', '--file', file, '--wallet', m.wallet_id], envFor(m));
+    expect(again.code).toBe(9);
+    expect(again.stdout).toMatch(/6 row\(s\): 0 sent, 1 rejected, 1 error\(s\), 4 skipped/);
+    expect(await payoutsOf(m.merchant_id)).toHaveLength(3);
+  });
+
+  it('resumes after an interruption without paying anyone twice', async () => {
+    const m = await createMerchant(t.url, 'Bulk resume', '1000.00');
+    const rows = Array.from({ length: 60 }, (_, i) => `r-${i + 1},1.00,Asha Rao,100000000001,SBOX0000001`);
+    const file = join(dir, 'resume.csv');
+    const out = join(dir, 'resume-out.csv');
+    await writeFile(file, ['sender_id,amount,name,account,ifsc', ...rows].join('\n'));
+    const args = [BIN, 'payout', 'send', '--file', file, '--out', out, '--wallet', m.wallet_id, '--concurrency', '1'];
+
+    // First run: interrupted (SIGINT) once a few rows are done.
+    const child = spawn(process.execPath, args, { env: cleanEnv(envFor(m)) });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdout.resume();
+    child.stderr.resume();
+    for (;;) {
+      const text = await readFile(out, 'utf8').catch(() => '');
+      if (text.split('\n').length > 6) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    const firstRun = await results(out);
+    expect(firstRun.length).toBeGreaterThan(4);
+    expect(firstRun.length).toBeLessThan(60);
+    expect(firstRun.every((r) => r.outcome === 'sent')).toBe(true);
+
+    // A payout whose answer never made it into the result file (as if the process had been killed mid-request).
+    const lost = `r-${firstRun.length + 1}`;
+    const payrail = new Payrail({ baseUrl: t.url, apiKey: m.api_key, secretKey: m.secret_key });
+    const made = await payrail.payouts.initiate({
+      senderId: lost,
+      walletId: m.wallet_id,
+      paymentMode: 'IMPS',
+      amount: '1.00',
+      beneficiary: { name: 'Asha Rao', accountNumber: '100000000001', ifsc: 'SBOX0000001' },
+    });
+
+    const second = await cli(args.slice(1).concat('--json'), envFor(m));
+    expect(second.code).toBe(0);
+    expect(second.json).toMatchObject({ rows: 60, skipped: firstRun.length, notSent: 0, interrupted: false });
+    const all = await results(out);
+    const sent = new Map(all.filter((r) => r.outcome === 'sent').map((r) => [r.sender_id, r.transaction_id]));
+    expect(sent.size).toBe(60);
+    expect(sent.get(lost)).toBe(made.transactionId);
+    const payouts = await payoutsOf(m.merchant_id);
+    expect(payouts).toHaveLength(60);
+    expect(new Set(payouts.map((p) => p.sender_id)).size).toBe(60);
+    expect((await payrail.wallets.balance(m.wallet_id)).balance).toBe('940.00');
+  });
+
+  it('refuses unusable files with exit 2', async () => {
+    const m = await createMerchant(t.url, 'Bulk bad');
+    const noColumn = join(dir, 'nocol.csv');
+    const noWallet = join(dir, 'nowallet.csv');
+    await writeFile(noColumn, 'sender_id,amount\nx,1\n');
+    await writeFile(noWallet, 'sender_id,amount,name,account,ifsc\nx,1,A B,100000000001,SBOX0000001\n');
+    const [a, b, c] = await Promise.all([
+      cli(['payout', 'send', '--file', noColumn, '--wallet', m.wallet_id], envFor(m)),
+      cli(['payout', 'send', '--file', noWallet], envFor(m)),
+      cli(['payout', 'send', '--file', join(dir, 'missing.csv'), '--wallet', m.wallet_id], envFor(m)),
+    ]);
+    expect(a.code).toBe(2);
+    expect(a.stderr).toContain('beneficiary_name');
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain('--wallet');
+    expect(c.code).toBe(2);
+  });
+});
