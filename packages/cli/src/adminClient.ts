@@ -29,7 +29,12 @@ export class AdminClient {
     private readonly timeoutMs = 30_000,
   ) {}
 
-  async request<T = Row>(method: string, path: string, body?: unknown, operation = `admin ${method} ${path}`): Promise<T> {
+  async request<T = Row>(
+    method: string,
+    path: string,
+    body?: unknown,
+    operation = `admin ${method} ${path}`,
+  ): Promise<T> {
     let res: Response;
     try {
       res = await fetch(this.baseUrl.replace(/\/+$/, '') + path, {

@@ -76,7 +76,8 @@ function readRows(text: string, options: BatchOptions): Row[] {
     const walletId = get('wallet') || options.wallet || '';
     const problems = [
       !senderId && 'sender_id is empty',
-      !(PAYMENT_MODES as readonly string[]).includes(mode) && `payment_mode ${JSON.stringify(mode)} is not IMPS, NEFT or RTGS`,
+      !(PAYMENT_MODES as readonly string[]).includes(mode) &&
+        `payment_mode ${JSON.stringify(mode)} is not IMPS, NEFT or RTGS`,
     ].filter(Boolean);
     if (problems.length > 0) return { line, senderId, problem: problems.join('; ') };
     const input: PayoutInitiateInput = {
@@ -191,7 +192,16 @@ export async function sendBatch(payrail: Payrail, out: Output, options: BatchOpt
   const settle = async (row: Row, outcome: RowOutcome, p: Payout | undefined, code: unknown, message: string) => {
     counts[outcome]++;
     if (row.senderId) outcomes.set(row.senderId, outcome);
-    await record([row.line, row.senderId, outcome, p?.transactionId, p?.status, p?.amount ?? row.input?.amount, code, message]);
+    await record([
+      row.line,
+      row.senderId,
+      outcome,
+      p?.transactionId,
+      p?.status,
+      p?.amount ?? row.input?.amount,
+      code,
+      message,
+    ]);
     bar.draw(counts);
   };
 

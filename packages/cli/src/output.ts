@@ -60,10 +60,9 @@ export class Output {
   }
 }
 
-export function describeError(err: unknown): { type: string; message: string; code?: string | number } & Record<
-  string,
-  unknown
-> {
+export function describeError(
+  err: unknown,
+): { type: string; message: string; code?: string | number } & Record<string, unknown> {
   if (err instanceof PayrailError) {
     const json = err.toJSON() as { type: string; message: string; code: string | number } & Record<string, unknown>;
     const existing = (err as { existing?: unknown }).existing;

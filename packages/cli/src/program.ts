@@ -17,7 +17,9 @@ export function createProgram(): Command {
     .addOption(new Option('--json', 'print results (and errors) as JSON on stdout, for scripts'))
     .addOption(new Option('--api-key <key>', 'merchant API key').env('PAYRAIL_API_KEY'))
     .addOption(new Option('--secret-key <key>', 'merchant secret key').env('PAYRAIL_SECRET_KEY'))
-    .addOption(new Option('--webhook-secret <secret>', 'merchant webhook secret (whsec_…)').env('PAYRAIL_WEBHOOK_SECRET'))
+    .addOption(
+      new Option('--webhook-secret <secret>', 'merchant webhook secret (whsec_…)').env('PAYRAIL_WEBHOOK_SECRET'),
+    )
     .addOption(
       new Option('--scheme <scheme>', 'payload encryption of the merchant session')
         .choices(['v1', 'v2'])
@@ -54,6 +56,7 @@ Examples:
   // Subcommands inherit exitOverride and help settings from the program only when created after them, so make
   // sure every level reports errors through main()'s handler.
   const all = (cmd: Command): Command[] => [cmd, ...cmd.commands.flatMap(all)];
-  for (const cmd of all(program)) cmd.exitOverride().showSuggestionAfterError().configureHelp({ showGlobalOptions: true });
+  for (const cmd of all(program))
+    cmd.exitOverride().showSuggestionAfterError().configureHelp({ showGlobalOptions: true });
   return program;
 }

@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { Payrail } from '@payrail/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../src/csv.ts';
-import { admin, BIN, cleanEnv, cli, createMerchant, startTestServer, type TestMerchant, type TestServer } from './support.ts';
+import {
+  admin,
+  BIN,
+  cleanEnv,
+  cli,
+  createMerchant,
+  startTestServer,
+  type TestMerchant,
+  type TestServer,
+} from './support.ts';
 
 let t: TestServer;
 let dir: string;
@@ -18,7 +27,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const envFor = (m: TestMerchant) => ({ PAYRAIL_URL: t.url, PAYRAIL_API_KEY: m.api_key, PAYRAIL_SECRET_KEY: m.secret_key });
+const envFor = (m: TestMerchant) => ({
+  PAYRAIL_URL: t.url,
+  PAYRAIL_API_KEY: m.api_key,
+  PAYRAIL_SECRET_KEY: m.secret_key,
+});
 
 async function results(path: string) {
   const [header, ...rows] = parseCsv(await readFile(path, 'utf8'));
@@ -47,7 +60,10 @@ describe('payout send --file', () => {
         'b1-6,1,Bank Down,100000000001,DOWN0000001,IMPS,',
       ].join('\n'),
     );
-    const run = await cli(['payout', 'send', '--file', file, '--wallet', m.wallet_id, '--progress', '--json'], envFor(m));
+    const run = await cli(
+      ['payout', 'send', '--file', file, '--wallet', m.wallet_id, '--progress', '--json'],
+      envFor(m),
+    );
     expect(run.code).toBe(9);
     expect(run.json).toMatchObject({ rows: 6, sent: 3, rejected: 2, errors: 1, skipped: 0, notSent: 3 });
     expect(run.stderr).toMatch(/\[#+\] 6\/6 100%/);

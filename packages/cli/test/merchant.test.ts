@@ -51,7 +51,11 @@ const send = (senderId: string, account: string, ...extra: string[]) =>
 
 describe('merchant commands', () => {
   it('token prints a bearer token (V2 by default, V1 with --scheme)', async () => {
-    const [plain, json, v1] = await Promise.all([run('token'), run('token', '--json'), run('token', '--json', '--scheme', 'v1')]);
+    const [plain, json, v1] = await Promise.all([
+      run('token'),
+      run('token', '--json'),
+      run('token', '--json', '--scheme', 'v1'),
+    ]);
     expect(plain.code).toBe(0);
     expect(plain.stdout.trim()).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(json.json).toMatchObject({ scheme: 'v2' });
@@ -76,6 +80,15 @@ describe('merchant commands', () => {
     expect(human.stdout).toMatch(/Transaction ID:\s+PT/);
     expect(human.stdout).toMatch(/Amount:\s+100\.00 INR via IMPS/);
     expect(neither.code).toBe(2);
+    // The same command again shows the same payout (no second one); another payout under the sender id is refused.
+    const [repeat, different] = await Promise.all([
+      send(senderId, '100000000001', '--json', '--remarks', 'invoice 7'),
+      send(senderId, '100000000002', '--json'),
+    ]);
+    expect(repeat.code).toBe(0);
+    expect(repeat.json.transactionId).toBe(sent.json.transactionId);
+    expect(different.code).toBe(4);
+    expect(different.json.error).toMatchObject({ type: 'ConflictError', code: 4009 });
     expect(unknown.code).toBe(5);
     expect(unknown.json.error).toMatchObject({ type: 'NotFoundError', code: 4103, httpStatus: 404 });
 
@@ -103,8 +116,16 @@ describe('merchant commands', () => {
     const payrail = new Payrail({ baseUrl: t.url, apiKey: m.api_key, secretKey: m.secret_key });
     const base = { walletId: m.wallet_id, paymentMode: 'IMPS' as const, amount: '5.00' };
     const [fine, pending] = await Promise.all([
-      payrail.payouts.initiate({ ...base, senderId: sid(), beneficiary: { name: 'A B', accountNumber: '100000000001', ifsc: 'SBOX0000001' } }),
-      payrail.payouts.initiate({ ...base, senderId: sid(), beneficiary: { name: 'C D', accountNumber: '100000000003', ifsc: 'SBOX0000001' } }),
+      payrail.payouts.initiate({
+        ...base,
+        senderId: sid(),
+        beneficiary: { name: 'A B', accountNumber: '100000000001', ifsc: 'SBOX0000001' },
+      }),
+      payrail.payouts.initiate({
+        ...base,
+        senderId: sid(),
+        beneficiary: { name: 'C D', accountNumber: '100000000003', ifsc: 'SBOX0000001' },
+      }),
     ]);
     const [watched, timeout, untilPending] = await Promise.all([
       run('payout', 'watch', fine.transactionId, '--json', '--interval', '0.05'),
@@ -112,7 +133,10 @@ describe('merchant commands', () => {
       run('payout', 'watch', pending.transactionId, '--until', 'PENDING', '--interval', '0.05'),
     ]);
     expect(watched.code).toBe(0);
-    const lines = watched.stdout.trim().split('\n').map((l) => JSON.parse(l) as { status: string });
+    const lines = watched.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { status: string });
     expect(lines.at(-1)?.status).toBe('SUCCESS');
     expect(timeout.code).toBe(8);
     expect(timeout.stderr).toContain('PENDING');
@@ -122,14 +146,66 @@ describe('merchant commands', () => {
 
   it('exit codes of refusals: 4 rejected, 6 bank down, 3 wrong credentials, 2 missing credentials', async () => {
     const [poor, badIfsc, down, wrong, missing] = await Promise.all([
-      run('payout', 'send', '--sender-id', sid(), '--wallet', m.wallet_id, '--amount', '99999', '--name', 'A B', '--account', '100000000001', '--ifsc', 'SBOX0000001', '--json'),
-      run('payout', 'send', '--sender-id', sid(), '--wallet', m.wallet_id, '--amount', '1', '--name', 'A B', '--account', '100000000001', '--ifsc', 'BAD', '--json'),
-      run('payout', 'send', '--sender-id', sid(), '--wallet', m.wallet_id, '--amount', '1', '--name', 'A B', '--account', '100000000001', '--ifsc', 'DOWN0000001'),
+      run(
+        'payout',
+        'send',
+        '--sender-id',
+        sid(),
+        '--wallet',
+        m.wallet_id,
+        '--amount',
+        '99999',
+        '--name',
+        'A B',
+        '--account',
+        '100000000001',
+        '--ifsc',
+        'SBOX0000001',
+        '--json',
+      ),
+      run(
+        'payout',
+        'send',
+        '--sender-id',
+        sid(),
+        '--wallet',
+        m.wallet_id,
+        '--amount',
+        '1',
+        '--name',
+        'A B',
+        '--account',
+        '100000000001',
+        '--ifsc',
+        'BAD',
+        '--json',
+      ),
+      run(
+        'payout',
+        'send',
+        '--sender-id',
+        sid(),
+        '--wallet',
+        m.wallet_id,
+        '--amount',
+        '1',
+        '--name',
+        'A B',
+        '--account',
+        '100000000001',
+        '--ifsc',
+        'DOWN0000001',
+      ),
       cli(['balance', m.wallet_id, '--json'], { ...env, PAYRAIL_SECRET_KEY: 'B'.repeat(16) }),
       cli(['balance', m.wallet_id], { PAYRAIL_URL: t.url }),
     ]);
     expect(poor.code).toBe(4);
-    expect(poor.json.error).toMatchObject({ type: 'InsufficientFundsError', code: 4002, httpStatus: 422, operation: 'payouts.initiate' });
+    expect(poor.json.error).toMatchObject({
+      type: 'InsufficientFundsError',
+      code: 4002,
+      httpStatus: 422,
+      operation: 'payouts.initiate',
+    });
     expect(badIfsc.code).toBe(4);
     expect(badIfsc.json.error).toMatchObject({ type: 'ValidationError', code: 4007 });
     expect(down.code).toBe(6);
@@ -142,7 +218,17 @@ describe('merchant commands', () => {
 
   it('collection create, status and (sandbox) simulate', async () => {
     const senderId = sid();
-    const created = await run('collection', 'create', '--sender-id', senderId, '--amount', '250', '--remarks', 'order 9', '--json');
+    const created = await run(
+      'collection',
+      'create',
+      '--sender-id',
+      senderId,
+      '--amount',
+      '250',
+      '--remarks',
+      'order 9',
+      '--json',
+    );
     expect(created.code).toBe(0);
     expect(created.json).toMatchObject({ senderId, amount: '250.00', status: 'INITIATED', paymentMode: 'Intent' });
     expect(created.json.intentUrl).toMatch(/^upi:\/\/pay\?/);
@@ -180,6 +266,7 @@ describe('webhook verify', () => {
       callbackUrl: `${receiver.url}/hook`,
     });
     const hook = await eventually(() => receiver.at('/hook').find((h) => h.body.includes('payout.success')));
+    if (!hook) throw new Error('no webhook received');
     delivery = { headers: hook.headers as Record<string, string>, body: hook.body };
   });
   afterAll(() => receiver?.stop());
@@ -194,10 +281,18 @@ describe('webhook verify', () => {
     const stale = signWebhook(m.webhook_secret, id, new Date(Date.now() - 3_600_000), delivery.body);
     await Promise.all([
       writeFile(good, JSON.stringify(delivery)),
-      writeFile(tampered, JSON.stringify({ ...delivery, body: delivery.body.replace('payout.success', 'payout.failed') })),
+      writeFile(
+        tampered,
+        JSON.stringify({ ...delivery, body: delivery.body.replace('payout.success', 'payout.failed') }),
+      ),
       writeFile(old, JSON.stringify({ headers: stale, body: delivery.body })),
       writeFile(bodyFile, delivery.body),
-      writeFile(headersFile, Object.entries(delivery.headers).map(([k, v]) => `${k}: ${v}`).join('\n')),
+      writeFile(
+        headersFile,
+        Object.entries(delivery.headers)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join('\n'),
+      ),
     ]);
     const [ok, human, bad, oldOk, oldRefused, split, noSecret] = await Promise.all([
       run('webhook', 'verify', good, '--json'),
@@ -209,7 +304,12 @@ describe('webhook verify', () => {
       cli(['webhook', 'verify', good], { ...env, PAYRAIL_WEBHOOK_SECRET: undefined }),
     ]);
     expect(ok.code).toBe(0);
-    expect(ok.json).toMatchObject({ id, type: 'payout.success', kind: 'payout', data: { status: 'SUCCESS', amount: '3.00' } });
+    expect(ok.json).toMatchObject({
+      id,
+      type: 'payout.success',
+      kind: 'payout',
+      data: { status: 'SUCCESS', amount: '3.00' },
+    });
     expect(human.stdout).toMatch(/Verdict:\s+genuine/);
     expect(bad.code).toBe(7);
     expect(bad.json.error).toMatchObject({ type: 'WebhookVerificationError', code: 'WEBHOOK_SIGNATURE' });

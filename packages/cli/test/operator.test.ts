@@ -36,7 +36,16 @@ describe('operator commands', () => {
   });
 
   it('merchant show and update (limits, settings, status)', async () => {
-    const upd = await op('merchant', 'update', merchantId, '--daily-limit', '5000', '--monthly-limit', 'none', '--json');
+    const upd = await op(
+      'merchant',
+      'update',
+      merchantId,
+      '--daily-limit',
+      '5000',
+      '--monthly-limit',
+      'none',
+      '--json',
+    );
     expect(upd.code).toBe(0);
     expect(upd.json).toMatchObject({ daily_limit: '5000.00', monthly_limit: null });
     const show = await op('merchant', 'show', merchantId);
@@ -176,13 +185,16 @@ describe('help', () => {
       const program = createProgram();
       let text = '';
       const all = (cmd: Command): Command[] => [cmd, ...cmd.commands.flatMap(all)];
-      for (const cmd of all(program)) cmd.configureOutput({ writeOut: (s) => (text += s), writeErr: (s) => (text += s) });
+      for (const cmd of all(program))
+        cmd.configureOutput({ writeOut: (s) => (text += s), writeErr: (s) => (text += s) });
       const err = await program.parseAsync([...path, '--help'], { from: 'user' }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(CommanderError);
       expect({ path, code: (err as CommanderError).exitCode }).toEqual({ path, code: 0 });
       expect(text).toContain(`Usage: payrail ${path.join(' ')}`.trimEnd());
     }
-    const spawned = await Promise.all([[], ['payout'], ['payout', 'send'], ['merchant', 'update']].map((p) => cli([...p, '--help'])));
+    const spawned = await Promise.all(
+      [[], ['payout'], ['payout', 'send'], ['merchant', 'update']].map((p) => cli([...p, '--help'])),
+    );
     for (const r of spawned) {
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('Usage: payrail');

@@ -1,12 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export {
-  admin,
-  createMerchant,
-  http,
-  type TestMerchant,
-} from '../../server/test/support/merchantClient.ts';
+export { admin, createMerchant, http, type TestMerchant } from '../../server/test/support/merchantClient.ts';
 export { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../../server/test/support/testServer.ts';
 
 export const BIN = fileURLToPath(new URL('../bin/payrail.js', import.meta.url));

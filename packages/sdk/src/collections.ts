@@ -132,7 +132,8 @@ export class Sandbox {
       path: `/sandbox/v1/collections/${encodeURIComponent(txnId)}/simulate`,
       json: options.utr === undefined ? { outcome } : { outcome, utr: options.utr },
       auth: true,
-      retry: 'none',
+      // Reporting the same outcome again changes nothing, so a lost answer may be asked for again.
+      retry: 'initiate',
       signal: options.signal,
     });
     if (!result.ok) throw result.error;

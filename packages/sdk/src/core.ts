@@ -122,7 +122,9 @@ export class Core {
    */
   async token(): Promise<TokenInfo> {
     const current = this.current;
-    if (current && Date.now() < current.renewAt) return current;
+    if (current && Date.now() < current.renewAt) {
+      return { token: current.token, scheme: current.scheme, expiresAt: current.expiresAt };
+    }
     this.inflight ??= this.fetchToken().finally(() => {
       this.inflight = undefined;
     });

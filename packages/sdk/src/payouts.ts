@@ -2,7 +2,14 @@ import type { PayoutStatus } from '@payrail/protocol';
 import type { Core, Outcome } from './core.ts';
 import { ConflictError, ServerError, ValidationError, type Operation, type PayrailError } from './errors.ts';
 import { payoutMatches, payoutRequestWire, ShapeError, toPayout } from './mapping.ts';
-import type { CallOptions, InitiateOptions, Payout, PayoutInitiateInput, PayoutLookup, PayoutWaitOptions } from './types.ts';
+import type {
+  CallOptions,
+  InitiateOptions,
+  Payout,
+  PayoutInitiateInput,
+  PayoutLookup,
+  PayoutWaitOptions,
+} from './types.ts';
 import { waitUntil } from './wait.ts';
 
 /** Statuses after which nothing changes any more: the money has settled. */

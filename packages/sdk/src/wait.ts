@@ -30,7 +30,7 @@ export async function waitUntil<T extends { status: string }>(spec: WaitSpec<T>)
 
   const timedOut = () =>
     new WaitTimeoutError<T>({
-      code: 'TIMEOUT',
+      code: 'WAIT_TIMEOUT',
       message: `Gave up after ${timeoutMs} ms${last ? `: ${spec.describe(last)}` : ''}`,
       operation: spec.operation,
       last,
@@ -47,7 +47,12 @@ export async function waitUntil<T extends { status: string }>(spec: WaitSpec<T>)
     } catch (err) {
       if (options.signal?.aborted) {
         if (err instanceof NetworkError) throw err;
-        throw new NetworkError({ code: 'ABORTED', message: 'The call was aborted', operation: spec.operation, cause: err });
+        throw new NetworkError({
+          code: 'ABORTED',
+          message: 'The call was aborted',
+          operation: spec.operation,
+          cause: err,
+        });
       }
       if (deadline.aborted) throw timedOut();
       if (err instanceof RateLimitError) {

@@ -53,7 +53,11 @@ export class Webhooks {
    * `WebhookVerificationError` (`reason`: missing_headers, signature, stale, malformed, undecryptable).
    * Pass the body exactly as received (the raw text or bytes, before any JSON parsing).
    */
-  async verify(rawBody: string | Uint8Array, headers: WebhookHeaders, options: VerifyOptions = {}): Promise<WebhookEvent> {
+  async verify(
+    rawBody: string | Uint8Array,
+    headers: WebhookHeaders,
+    options: VerifyOptions = {},
+  ): Promise<WebhookEvent> {
     const secret = this.core.webhookSecret;
     if (!secret) {
       throw new ConfigurationError({
@@ -140,7 +144,8 @@ export async function verifyDelivery(
           data: toCollection(data),
         };
   } catch (err) {
-    if (err instanceof ShapeError) throw new WebhookVerificationError('malformed', `Unreadable event data: ${err.message}`);
+    if (err instanceof ShapeError)
+      throw new WebhookVerificationError('malformed', `Unreadable event data: ${err.message}`);
     throw err;
   }
 }

@@ -103,7 +103,9 @@ describe('collection errors', () => {
       expect(err).toBeInstanceOf(ValidationError);
       expect(err).toMatchObject({ code: 4110, httpStatus: 400 });
     }
-    const field = await caught(payrail.collections.initiate({ senderId: senderId('C'), amount: '1.00', callbackUrl: 'ftp://x' }));
+    const field = await caught(
+      payrail.collections.initiate({ senderId: senderId('C'), amount: '1.00', callbackUrl: 'ftp://x' }),
+    );
     expect(field).toBeInstanceOf(ValidationError);
     expect(field).toMatchObject({ code: 4111 });
     const malformed = await caught(payrail.collections.get({ txnId: 'not-a-txn' }));
@@ -148,7 +150,9 @@ describe('collection errors', () => {
   it('RateLimitError past the per-minute limit of the status endpoint', async () => {
     const payrail = clientFor(t.url, other, { retry: { retries: 0 } });
     const c = await payrail.collections.initiate({ senderId: senderId('C'), amount: '1.00' });
-    const results = await Promise.allSettled(Array.from({ length: 14 }, () => payrail.collections.get({ txnId: c.txnId })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 14 }, () => payrail.collections.get({ txnId: c.txnId })),
+    );
     const limited = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason);
     expect(limited.length).toBeGreaterThan(0);
     expect(limited[0]).toBeInstanceOf(RateLimitError);

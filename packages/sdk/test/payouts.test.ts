@@ -117,7 +117,7 @@ describe.each<Scheme>(['v2', 'v1'])('payouts with scheme %s', (scheme) => {
     const timeout = await expectError(
       payrail.payouts.waitFor({ transactionId: payout.transactionId }, { timeoutMs: 300, intervalMs: 50 }),
       WaitTimeoutError,
-      { code: 'TIMEOUT', operation: 'payouts.waitFor' },
+      { code: 'WAIT_TIMEOUT', operation: 'payouts.waitFor' },
     );
     expect((timeout.last as Payout).status).toBe('PENDING');
     const resolved = await admin(t.url, 'POST', `/admin/v1/payouts/${payout.transactionId}/resolve`, {
@@ -159,9 +159,13 @@ describe.each<Scheme>(['v2', 'v1'])('payouts with scheme %s', (scheme) => {
     const again = await payrail.payouts.initiate(input, { onDuplicate: 'return' });
     expect(again.transactionId).toBe(first.transactionId);
     // A different payout under the same senderId is never taken for it.
-    await expectError(payrail.payouts.initiate({ ...input, amount: '101.00' }, { onDuplicate: 'return' }), ConflictError, {
-      code: 4009,
-    });
+    await expectError(
+      payrail.payouts.initiate({ ...input, amount: '101.00' }, { onDuplicate: 'return' }),
+      ConflictError,
+      {
+        code: 4009,
+      },
+    );
   });
 });
 
@@ -203,18 +207,21 @@ describe('payout errors, one class per family', () => {
         operation: 'payouts.initiate',
       });
     }
-    await expectError(
-      payrail.payouts.get({ transactionId: 'PT1', senderId: 'x' } as never),
-      ValidationError,
-      { code: 'INVALID_LOOKUP', operation: 'payouts.get' },
-    );
+    await expectError(payrail.payouts.get({ transactionId: 'PT1', senderId: 'x' } as never), ValidationError, {
+      code: 'INVALID_LOOKUP',
+      operation: 'payouts.get',
+    });
   });
 
   it('InsufficientFundsError when the wallet cannot cover the amount', async () => {
-    await expectError(client().payouts.initiate(payoutInput(m.wallet_id, { amount: '5000.00' })), InsufficientFundsError, {
-      code: 4002,
-      httpStatus: 422,
-    });
+    await expectError(
+      client().payouts.initiate(payoutInput(m.wallet_id, { amount: '5000.00' })),
+      InsufficientFundsError,
+      {
+        code: 4002,
+        httpStatus: 422,
+      },
+    );
   });
 
   it('LimitExceededError beyond the daily allowance', async () => {
@@ -255,7 +262,9 @@ describe('payout errors, one class per family', () => {
     const payrail = client();
     const down = await expectError(
       payrail.payouts.initiate(
-        payoutInput(m.wallet_id, { beneficiary: { name: 'Asha Rao', accountNumber: SANDBOX.success, ifsc: 'DOWN0000001' } }),
+        payoutInput(m.wallet_id, {
+          beneficiary: { name: 'Asha Rao', accountNumber: SANDBOX.success, ifsc: 'DOWN0000001' },
+        }),
       ),
       BankUnavailableError,
       { code: 4014, httpStatus: 503 },
@@ -263,7 +272,9 @@ describe('payout errors, one class per family', () => {
     expect(down.retryable).toBe(true);
     await expectError(
       payrail.payouts.initiate(
-        payoutInput(m.wallet_id, { beneficiary: { name: 'Asha Rao', accountNumber: SANDBOX.success, ifsc: 'BLOK0000001' } }),
+        payoutInput(m.wallet_id, {
+          beneficiary: { name: 'Asha Rao', accountNumber: SANDBOX.success, ifsc: 'BLOK0000001' },
+        }),
       ),
       BankRejectedError,
       { code: 4015, httpStatus: 422 },

@@ -21,7 +21,7 @@ import {
   type TestServer,
 } from './support.ts';
 
-type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>;
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => unknown;
 
 /** A real HTTP peer on a free loopback port. */
 async function peer(handler: Handler): Promise<{ url: string; server: Server; close(): Promise<void> }> {
@@ -45,7 +45,13 @@ const KEYS = { apiKey: 'K'.repeat(32), secretKey: 'S'.repeat(16) };
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 
-const BALANCE = { wallet_id: 'WL1', balance: '10.00', on_hold: '0.00', currency: 'INR', updated_at: new Date().toISOString() };
+const BALANCE = {
+  wallet_id: 'WL1',
+  balance: '10.00',
+  on_hold: '0.00',
+  currency: 'INR',
+  updated_at: new Date().toISOString(),
+};
 
 /** A fake merchant API whose balance route answers with `answers` in turn (then 200 with a balance). */
 async function scripted(answers: ((res: ServerResponse) => void)[]) {
@@ -75,8 +81,10 @@ async function scripted(answers: ((res: ServerResponse) => void)[]) {
   return { ...p, counts, client };
 }
 
-const fail5000 = (status = 500) => (res: ServerResponse) =>
-  json(res, status, { resp_code: 5000, resp_message: 'Internal server error' });
+const fail5000 =
+  (status = 500) =>
+  (res: ServerResponse) =>
+    json(res, status, { resp_code: 5000, resp_message: 'Internal server error' });
 
 describe('reads: retries with jittered exponential backoff', () => {
   it('retries 5xx answers and succeeds', async () => {
@@ -163,7 +171,12 @@ describe('reads: retries with jittered exponential backoff', () => {
 
   it('reports an unreadable answer as ServerError', async () => {
     const s = await scripted([
-      (res) => json(res, 200, { resp_code: 2000, resp_message: 'ok', data: encryptJson(BALANCE, 'v2', { ...KEYS, secretKey: 'X'.repeat(16) }) }),
+      (res) =>
+        json(res, 200, {
+          resp_code: 2000,
+          resp_message: 'ok',
+          data: encryptJson(BALANCE, 'v2', { ...KEYS, secretKey: 'X'.repeat(16) }),
+        }),
     ]);
     try {
       const err = await s

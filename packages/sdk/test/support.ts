@@ -8,11 +8,7 @@ let seq = 0;
 /** A senderId unique within the test run. */
 export const senderId = (prefix = 'S') => `${prefix}-${process.pid}-${Date.now().toString(36)}-${++seq}`;
 
-export function clientFor(
-  url: string,
-  m: TestMerchant,
-  options: Partial<PayrailOptions> = {},
-): Payrail {
+export function clientFor(url: string, m: TestMerchant, options: Partial<PayrailOptions> = {}): Payrail {
   return new Payrail({
     baseUrl: url,
     apiKey: m.api_key,

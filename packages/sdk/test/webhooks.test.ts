@@ -8,7 +8,14 @@ import {
   type PayoutEvent,
   type WebhookFailure,
 } from '../src/index.ts';
-import { clientFor, createMerchant, payoutInput, startTestServer, type TestMerchant, type TestServer } from './support.ts';
+import {
+  clientFor,
+  createMerchant,
+  payoutInput,
+  startTestServer,
+  type TestMerchant,
+  type TestServer,
+} from './support.ts';
 
 let t: TestServer;
 let receiver: WebhookReceiver;
@@ -20,7 +27,8 @@ let legacyHook: ReceivedWebhook;
 async function deliveredFor(merchant: TestMerchant, scheme: 'v1' | 'v2', path: string): Promise<ReceivedWebhook> {
   const payrail = clientFor(t.url, merchant, { scheme });
   await payrail.payouts.initiate(payoutInput(merchant.wallet_id, { callbackUrl: receiver.url + path }));
-  return eventually(() => receiver.at(path).find((h) => h.body.includes('"payout.success"')));
+  const found = await eventually(() => receiver.at(path).find((h) => h.body.includes('"payout.success"')));
+  return found as ReceivedWebhook;
 }
 
 beforeAll(async () => {
@@ -71,11 +79,17 @@ describe('webhooks.verify', () => {
 
   it('refuses a tampered body, a tampered signature and another merchant’s secret', async () => {
     const payrail = clientFor(t.url, m);
-    await rejection(payrail.webhooks.verify(hook.body.replace('payout.success', 'payout.failed'), hook.headers), 'signature');
+    await rejection(
+      payrail.webhooks.verify(hook.body.replace('payout.success', 'payout.failed'), hook.headers),
+      'signature',
+    );
     await rejection(payrail.webhooks.verify(`${hook.body} `, hook.headers), 'signature');
     const badSig = { ...hook.headers, 'webhook-signature': 'v1,' + Buffer.alloc(32).toString('base64') };
     await rejection(payrail.webhooks.verify(hook.body, badSig), 'signature');
-    await rejection(clientFor(t.url, { ...m, webhook_secret: legacy.webhook_secret }).webhooks.verify(hook.body, hook.headers), 'signature');
+    await rejection(
+      clientFor(t.url, { ...m, webhook_secret: legacy.webhook_secret }).webhooks.verify(hook.body, hook.headers),
+      'signature',
+    );
     const { 'webhook-signature': _dropped, ...unsigned } = hook.headers;
     await rejection(payrail.webhooks.verify(hook.body, unsigned), 'missing_headers');
   });
@@ -87,12 +101,16 @@ describe('webhooks.verify', () => {
     await rejection(payrail.webhooks.verify(hook.body, old), 'stale');
     const event = await payrail.webhooks.verify(hook.body, old, { toleranceSeconds: Infinity });
     expect(event.id).toBe(id);
-    await rejection(payrail.webhooks.verify(hook.body, hook.headers, { now: new Date(Date.now() + 6 * 60_000) }), 'stale');
+    await rejection(
+      payrail.webhooks.verify(hook.body, hook.headers, { now: new Date(Date.now() + 6 * 60_000) }),
+      'stale',
+    );
   });
 
   it('refuses signed bodies that are not readable Payrail events', async () => {
     const payrail = clientFor(t.url, m);
-    const sign = (body: string, id = 'EV01JD3K8Q5W2V7X9Y0Z1A2B3C4D') => signWebhook(m.webhook_secret, id, new Date(), body);
+    const sign = (body: string, id = 'EV01JD3K8Q5W2V7X9Y0Z1A2B3C4D') =>
+      signWebhook(m.webhook_secret, id, new Date(), body);
     await rejection(payrail.webhooks.verify('not json', sign('not json')), 'malformed');
     const otherId = JSON.stringify({ ...JSON.parse(hook.body), id: 'EV0000' });
     await rejection(payrail.webhooks.verify(otherId, sign(otherId)), 'malformed');

@@ -144,15 +144,20 @@ paid twice. Exit 0 when every row was sent, 9 when some were not.`,
         ] as const
       ).filter(([, v]) => !v);
       if (missing.length > 0) throw new UsageError(`missing ${missing.map(([n]) => n).join(', ')} (or use --file)`);
-      const sent = await payrail.payouts.initiate({
-        senderId: opts.senderId,
-        walletId: opts.wallet,
-        paymentMode: opts.mode,
-        amount: opts.amount,
-        beneficiary: { name: opts.name, accountNumber: opts.account, ifsc: opts.ifsc },
-        remarks: opts.remarks,
-        callbackUrl: opts.callbackUrl,
-      });
+      // Running the same command again shows the payout it created; a different one under the same sender id is
+      // refused (exit 4).
+      const sent = await payrail.payouts.initiate(
+        {
+          senderId: opts.senderId,
+          walletId: opts.wallet,
+          paymentMode: opts.mode,
+          amount: opts.amount,
+          beneficiary: { name: opts.name, accountNumber: opts.account, ifsc: opts.ifsc },
+          remarks: opts.remarks,
+          callbackUrl: opts.callbackUrl,
+        },
+        { onDuplicate: 'return' },
+      );
       if (!opts.wait) {
         out.result(sent, () => payoutView(sent));
         return;
@@ -182,22 +187,39 @@ paid twice. Exit 0 when every row was sent, 9 when some were not.`,
     .description('Follow a payout until it is final (exit 0 SUCCESS, 7 FAILED/REFUNDED, 8 timeout)')
     .argument('[transactionId]')
     .option('--sender-id <id>', 'look the payout up by your reference')
-    .option('--until <target>', 'final (SUCCESS or REFUNDED), outcome (SUCCESS, FAILED or REFUNDED), or a status', untilArg, 'final' as PayoutWaitTarget)
+    .option(
+      '--until <target>',
+      'final (SUCCESS or REFUNDED), outcome (SUCCESS, FAILED or REFUNDED), or a status',
+      untilArg,
+      'final' as PayoutWaitTarget,
+    )
     .option('--timeout <seconds>', 'give up after this long', secondsArg, 600)
     .option('--interval <seconds>', 'first poll interval (grows up to 5 s)', secondsArg, 1)
-    .addHelpText('after', '\nWith --json, prints one JSON object per status change (NDJSON); the last line is the final state.')
-    .action(async (id: string | undefined, opts: { senderId?: string; until: PayoutWaitTarget; timeout: number; interval: number }, cmd: Command) => {
-      const out = output(cmd);
-      const lookup = lookupOf('transactionId', id, opts.senderId);
-      const done = await merchantClient(cmd).payouts.waitFor(lookup, {
-        until: opts.until,
-        timeoutMs: opts.timeout * 1000,
-        intervalMs: opts.interval * 1000,
-        onChange: (p) =>
-          out.line(p, () => `${new Date().toISOString()}  ${p.transactionId}  ${p.status.padEnd(10)}  ${p.statusMessage}`),
-      });
-      if (failedOutcome(done, opts.until)) throw new ExitWith(Exit.checkFailed);
-    });
+    .addHelpText(
+      'after',
+      '\nWith --json, prints one JSON object per status change (NDJSON); the last line is the final state.',
+    )
+    .action(
+      async (
+        id: string | undefined,
+        opts: { senderId?: string; until: PayoutWaitTarget; timeout: number; interval: number },
+        cmd: Command,
+      ) => {
+        const out = output(cmd);
+        const lookup = lookupOf('transactionId', id, opts.senderId);
+        const done = await merchantClient(cmd).payouts.waitFor(lookup, {
+          until: opts.until,
+          timeoutMs: opts.timeout * 1000,
+          intervalMs: opts.interval * 1000,
+          onChange: (p) =>
+            out.line(
+              p,
+              () => `${new Date().toISOString()}  ${p.transactionId}  ${p.status.padEnd(10)}  ${p.statusMessage}`,
+            ),
+        });
+        if (failedOutcome(done, opts.until)) throw new ExitWith(Exit.checkFailed);
+      },
+    );
 }
 
 function balanceCommand(program: Command) {
@@ -260,7 +282,8 @@ function collectionCommands(program: Command) {
     .argument('<txnId>')
     .argument('<outcome>', 'SUCCESS, FAILED or PENDING', (v: string) => {
       const up = v.toUpperCase();
-      if (!['SUCCESS', 'FAILED', 'PENDING'].includes(up)) throw new InvalidArgumentError('expected SUCCESS, FAILED or PENDING');
+      if (!['SUCCESS', 'FAILED', 'PENDING'].includes(up))
+        throw new InvalidArgumentError('expected SUCCESS, FAILED or PENDING');
       return up as 'SUCCESS' | 'FAILED' | 'PENDING';
     })
     .option('--utr <utr>', 'bank reference to record')
@@ -283,7 +306,8 @@ function parseHeaders(text: string): Record<string, string> {
 }
 
 async function readDelivery(file: string | undefined, bodyFile: string | undefined, headersFile: string | undefined) {
-  if (file && (bodyFile || headersFile)) throw new UsageError('give a delivery file, or --body and --headers, not both');
+  if (file && (bodyFile || headersFile))
+    throw new UsageError('give a delivery file, or --body and --headers, not both');
   if (file) {
     let saved: { headers?: Record<string, string>; body?: unknown };
     try {
@@ -308,32 +332,38 @@ function webhookCommands(program: Command) {
     .argument('[delivery]', 'JSON file {"headers": {...}, "body": "<raw body>"}')
     .option('--body <file>', 'the raw body, byte for byte')
     .option('--headers <file>', 'its headers: JSON object, or "Name: value" lines')
-    .option('--max-age <seconds>', 'also refuse a delivery signed longer ago than this (default: no age check)', secondsArg)
+    .option(
+      '--max-age <seconds>',
+      'also refuse a delivery signed longer ago than this (default: no age check)',
+      secondsArg,
+    )
     .addHelpText(
       'after',
       '\nNeeds the webhook secret (--webhook-secret or PAYRAIL_WEBHOOK_SECRET) and your API key and secret key,\n' +
         'which decrypt the event data.',
     )
-    .action(async (file: string | undefined, opts: { body?: string; headers?: string; maxAge?: number }, cmd: Command) => {
-      const payrail = merchantClient(cmd, { webhookSecret: true });
-      const delivery = await readDelivery(file, opts.body, opts.headers);
-      const event: WebhookEvent = await payrail.webhooks.verify(delivery.body, delivery.headers, {
-        toleranceSeconds: opts.maxAge ?? Infinity,
-      });
-      output(cmd).result(event, () =>
-        [
-          keyValues([
-            ['Verdict', 'genuine (signature matches)'],
-            ['Event ID', event.id],
-            ['Type', event.type],
-            ['Signed at', event.timestamp],
-            ['Created', event.createdAt],
-          ]),
-          '',
-          event.kind === 'payout' ? payoutView(event.data) : collectionView(event.data),
-        ].join('\n'),
-      );
-    });
+    .action(
+      async (file: string | undefined, opts: { body?: string; headers?: string; maxAge?: number }, cmd: Command) => {
+        const payrail = merchantClient(cmd, { webhookSecret: true });
+        const delivery = await readDelivery(file, opts.body, opts.headers);
+        const event: WebhookEvent = await payrail.webhooks.verify(delivery.body, delivery.headers, {
+          toleranceSeconds: opts.maxAge ?? Infinity,
+        });
+        output(cmd).result(event, () =>
+          [
+            keyValues([
+              ['Verdict', 'genuine (signature matches)'],
+              ['Event ID', event.id],
+              ['Type', event.type],
+              ['Signed at', event.timestamp],
+              ['Created', event.createdAt],
+            ]),
+            '',
+            event.kind === 'payout' ? payoutView(event.data) : collectionView(event.data),
+          ].join('\n'),
+        );
+      },
+    );
 }
 
 function tokenCommand(program: Command) {

@@ -39,7 +39,9 @@ function applyServerFlags(opts: { port?: string; host?: string; dataDir?: string
 const serverSrc = (file: string) => new URL(`../../../server/src/${file}`, import.meta.url).href;
 
 async function loadServerConfig() {
-  const { loadConfig, ConfigError } = (await import(serverSrc('config.ts'))) as typeof import('../../../server/src/config.ts');
+  const { loadConfig, ConfigError } = (await import(
+    serverSrc('config.ts')
+  )) as typeof import('../../../server/src/config.ts');
   try {
     return loadConfig(process.env);
   } catch (err) {
@@ -120,7 +122,9 @@ function serverCommands(program: Command) {
         db = createPgDatabase({ url: config.databaseUrl });
       } else {
         const [{ lockDataDir, DataDirLockedError }, { createPgliteDatabase }] = await Promise.all([
-          import(serverSrc('store/dataDirLock.ts')) as Promise<typeof import('../../../server/src/store/dataDirLock.ts')>,
+          import(serverSrc('store/dataDirLock.ts')) as Promise<
+            typeof import('../../../server/src/store/dataDirLock.ts')
+          >,
           import(serverSrc('store/pgliteDatabase.ts')) as Promise<
             typeof import('../../../server/src/store/pgliteDatabase.ts')
           >,
@@ -205,12 +209,9 @@ function merchantCommands(program: Command) {
     .description('Show a merchant with wallets, limits and settings (no secrets)')
     .argument('<merchantId>')
     .action(async (id: string, _opts, cmd: Command) => {
-      const m = await (await adminClient(cmd)).request(
-        'GET',
-        `/admin/v1/merchants/${encodeURIComponent(id)}`,
-        undefined,
-        'merchant show',
-      );
+      const m = await (
+        await adminClient(cmd)
+      ).request('GET', `/admin/v1/merchants/${encodeURIComponent(id)}`, undefined, 'merchant show');
       output(cmd).result(m, () => merchantView(m));
     });
 
@@ -247,12 +248,9 @@ function merchantCommands(program: Command) {
       if (opts.upiPayeeName !== undefined) patch.upi_payee_name = orNone(opts.upiPayeeName);
       if (opts.status !== undefined) patch.status = opts.status;
       if (Object.keys(patch).length === 0) throw new UsageError('nothing to update: give at least one option');
-      const m = await (await adminClient(cmd)).request(
-        'PATCH',
-        `/admin/v1/merchants/${encodeURIComponent(id)}`,
-        patch,
-        'merchant update',
-      );
+      const m = await (
+        await adminClient(cmd)
+      ).request('PATCH', `/admin/v1/merchants/${encodeURIComponent(id)}`, patch, 'merchant update');
       output(cmd).result(m, () => merchantView(m));
     });
 
@@ -261,7 +259,9 @@ function merchantCommands(program: Command) {
     .description('Issue a new API key and secret key; the old ones and their tokens stop working at once')
     .argument('<merchantId>')
     .action(async (id: string, _opts, cmd: Command) => {
-      const r = await (await adminClient(cmd)).request(
+      const r = await (
+        await adminClient(cmd)
+      ).request(
         'POST',
         `/admin/v1/merchants/${encodeURIComponent(id)}/credentials/rotate`,
         undefined,
@@ -285,12 +285,9 @@ function walletCommands(program: Command) {
     .description('Open another wallet for a merchant')
     .argument('<merchantId>')
     .action(async (id: string, _opts, cmd: Command) => {
-      const w = await (await adminClient(cmd)).request(
-        'POST',
-        `/admin/v1/merchants/${encodeURIComponent(id)}/wallets`,
-        undefined,
-        'wallet create',
-      );
+      const w = await (
+        await adminClient(cmd)
+      ).request('POST', `/admin/v1/merchants/${encodeURIComponent(id)}/wallets`, undefined, 'wallet create');
       output(cmd).result(w, () => String(w.wallet_id));
     });
 
@@ -301,7 +298,9 @@ function walletCommands(program: Command) {
     .argument('<amount>', 'rupees, e.g. 10000 or 10000.50', amountArg)
     .option('--reference <ref>', 'idempotency reference of the credit (e.g. the bank transfer id)')
     .action(async (id: string, amount: string, opts: { reference?: string }, cmd: Command) => {
-      const r = await (await adminClient(cmd)).request(
+      const r = await (
+        await adminClient(cmd)
+      ).request(
         'POST',
         `/admin/v1/wallets/${encodeURIComponent(id)}/credits`,
         { amount, ...(opts.reference ? { reference: opts.reference } : {}) },
@@ -321,12 +320,9 @@ function walletCommands(program: Command) {
     .description('Show a wallet with its balance and the amount on hold')
     .argument('<walletId>')
     .action(async (id: string, _opts, cmd: Command) => {
-      const w = await (await adminClient(cmd)).request(
-        'GET',
-        `/admin/v1/wallets/${encodeURIComponent(id)}`,
-        undefined,
-        'wallet show',
-      );
+      const w = await (
+        await adminClient(cmd)
+      ).request('GET', `/admin/v1/wallets/${encodeURIComponent(id)}`, undefined, 'wallet show');
       output(cmd).result(w, () =>
         keyValues([
           ['Wallet ID', s(w.wallet_id)],
@@ -363,7 +359,10 @@ function payoutAdminView(p: Row): string {
     ['Status', s(p.status)],
     ['Status message', s(p.status_message)],
     ['UTR', s(p.utr_number)],
-    ['Beneficiary', `${String(b.beneficiary_name ?? '')} ${String(b.beneficiary_acc_number ?? '')} ${String(b.beneficiary_ifsc ?? '')}`],
+    [
+      'Beneficiary',
+      `${String(b.beneficiary_name ?? '')} ${String(b.beneficiary_acc_number ?? '')} ${String(b.beneficiary_ifsc ?? '')}`,
+    ],
     ['Created', s((p.timestamps as Row | undefined)?.created_at)],
     ['Updated', s((p.timestamps as Row | undefined)?.updated_at)],
   ]);
@@ -409,12 +408,9 @@ function transactionCommands(program: Command) {
     .description('Show one payout')
     .argument('<transactionId>')
     .action(async (id: string, _opts, cmd: Command) => {
-      const p = await (await adminClient(cmd)).request(
-        'GET',
-        `/admin/v1/payouts/${encodeURIComponent(id)}`,
-        undefined,
-        'payouts show',
-      );
+      const p = await (
+        await adminClient(cmd)
+      ).request('GET', `/admin/v1/payouts/${encodeURIComponent(id)}`, undefined, 'payouts show');
       output(cmd).result(p, () => payoutAdminView(p));
     });
 
@@ -429,7 +425,9 @@ function transactionCommands(program: Command) {
     })
     .option('--utr <utr>', 'bank reference of a successful transfer')
     .action(async (id: string, status: string, opts: { utr?: string }, cmd: Command) => {
-      const p = await (await adminClient(cmd)).request(
+      const p = await (
+        await adminClient(cmd)
+      ).request(
         'POST',
         `/admin/v1/payouts/${encodeURIComponent(id)}/resolve`,
         { status, ...(opts.utr ? { utr_number: opts.utr } : {}) },
@@ -520,12 +518,9 @@ function webhookAdminCommands(program: Command) {
     .description('Send a delivery again now (same webhook-id, so receivers deduplicate)')
     .argument('<deliveryId>')
     .action(async (id: string, _opts, cmd: Command) => {
-      const r = await (await adminClient(cmd)).request(
-        'POST',
-        `/admin/v1/webhooks/deliveries/${encodeURIComponent(id)}/replay`,
-        undefined,
-        'webhooks replay',
-      );
+      const r = await (
+        await adminClient(cmd)
+      ).request('POST', `/admin/v1/webhooks/deliveries/${encodeURIComponent(id)}/replay`, undefined, 'webhooks replay');
       output(cmd).result(r, () => `Delivery ${String(r.id ?? id)} queued for sending.`);
     });
 
@@ -540,7 +535,10 @@ function webhookAdminCommands(program: Command) {
         r.ok
           ? `Ledger OK: ${String(r.wallets_checked)} wallet(s) checked, balances equal their entries.`
           : `Ledger MISMATCH in ${mismatches.length} wallet(s) of ${String(r.wallets_checked)}:\n` +
-            table(mismatches, Object.keys(mismatches[0] ?? {}).map((k) => [k.toUpperCase(), (m: Row) => s(m[k])])),
+            table(
+              mismatches,
+              Object.keys(mismatches[0] ?? {}).map((k) => [k.toUpperCase(), (m: Row) => s(m[k])]),
+            ),
       );
       if (!r.ok) throw new ExitWith(Exit.checkFailed);
     });

@@ -153,9 +153,7 @@ export class PayoutService {
       payout = isId('payout', by.transactionId) ? await PayoutRepository.findById(this.db, by.transactionId) : null;
     } else if (by.senderId !== undefined) {
       // A sender_id that could never have been accepted matches nothing (and may not even be storable text).
-      payout = isSenderId(by.senderId)
-        ? await PayoutRepository.findBySenderId(this.db, merchantId, by.senderId)
-        : null;
+      payout = isSenderId(by.senderId) ? await PayoutRepository.findBySenderId(this.db, merchantId, by.senderId) : null;
     }
     return payout && payout.merchantId === merchantId ? payout : null;
   }

@@ -76,7 +76,7 @@ async function startServer(env: Record<string, string>): Promise<Child> {
         const res = await fetch(`${url}/healthz`).catch(() => null);
         return res?.status === 200;
       },
-      45_000,
+      60_000,
       100,
     );
   } catch (err) {
@@ -320,7 +320,7 @@ async function crashAndRecover(expect: Expect, storage: Storage): Promise<void> 
 describe.concurrent('restart after kill -9', () => {
   it('on PGlite: finishes every acknowledged payout once and delivers every event', async ({ expect }) => {
     await crashAndRecover(expect, { env: {} });
-  }, 60_000);
+  }, 120_000);
 
   it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
     'on PostgreSQL: finishes every acknowledged payout once and delivers every event',
@@ -331,6 +331,6 @@ describe.concurrent('restart after kill -9', () => {
       url.searchParams.set('options', `-c search_path=${schema}`);
       await crashAndRecover(expect, { env: { DATABASE_URL: url.toString() }, drop });
     },
-    60_000,
+    120_000,
   );
 });

@@ -158,7 +158,10 @@ describe('parsePayoutFields', () => {
       [{ ...all, payment_mode: 'RTGS', amount: '10' }, 4005],
       [{ ...all, payment_mode: 'IMPS', amount: '600000' }, 4006],
       [{ ...all, payment_mode: 'IMPS', amount: '10' }, 4003],
-      [{ ...all, amount: '10', payment_mode: 'IMPS', beneficiary: { ...all.beneficiary, beneficiary_name: 'A' } }, 4007],
+      [
+        { ...all, amount: '10', payment_mode: 'IMPS', beneficiary: { ...all.beneficiary, beneficiary_name: 'A' } },
+        4007,
+      ],
       [
         {
           ...all,
@@ -174,11 +177,11 @@ describe('parsePayoutFields', () => {
     expect(refusal(() => parsePayoutFields(fieldsOk))?.message).toMatch(/remarks/);
   });
 
-  it('accepts names of letters (accented too), spaces and . \' -', () => {
+  it("accepts names of letters (accented too), spaces and . ' -", () => {
     for (const name of ["D'Souza", 'A. K. Sharma-Rao', 'José Müller', 'Zoë Ångström', 'a'.repeat(100)]) {
-      expect(parsePayoutFields(nested({ beneficiary: { ...BENEFICIARY, beneficiary_name: name } })).beneficiaryName).toBe(
-        name,
-      );
+      expect(
+        parsePayoutFields(nested({ beneficiary: { ...BENEFICIARY, beneficiary_name: name } })).beneficiaryName,
+      ).toBe(name);
     }
   });
 
@@ -190,7 +193,9 @@ describe('parsePayoutFields', () => {
     };
     expect(parsePayoutFields(nested(), known).ifsc).toBe('HDFC0001234');
     expect(
-      codeOf(() => parsePayoutFields(nested({ beneficiary: { ...BENEFICIARY, beneficiary_ifsc: 'HDFC0009999' } }), known)),
+      codeOf(() =>
+        parsePayoutFields(nested({ beneficiary: { ...BENEFICIARY, beneficiary_ifsc: 'HDFC0009999' } }), known),
+      ),
     ).toBe(4007);
     expect(seen).toEqual(['HDFC0001234', 'HDFC0009999']);
   });

@@ -21,7 +21,9 @@ const SEED_TABLE: [PayoutStatus, PayoutStatus][] = [
   ['FAILED', 'REFUNDED'],
 ];
 
-const allPairs = PAYOUT_STATUSES.flatMap((from) => PAYOUT_STATUSES.map((to) => [from, to] as [PayoutStatus, PayoutStatus]));
+const allPairs = PAYOUT_STATUSES.flatMap((from) =>
+  PAYOUT_STATUSES.map((to) => [from, to] as [PayoutStatus, PayoutStatus]),
+);
 
 describe('payout state machine', () => {
   it.each(allPairs)('%s → %s is allowed exactly when the seed lists it', (from, to) => {
@@ -53,7 +55,13 @@ describe('payout state machine', () => {
   it('names one webhook event per status reached after initiation', () => {
     expect(payoutEventType('INITIATED')).toBeNull();
     const events = PAYOUT_STATUSES.filter((s) => s !== 'INITIATED').map(payoutEventType);
-    expect(events).toEqual(['payout.processing', 'payout.pending', 'payout.success', 'payout.failed', 'payout.refunded']);
+    expect(events).toEqual([
+      'payout.processing',
+      'payout.pending',
+      'payout.success',
+      'payout.failed',
+      'payout.refunded',
+    ]);
     for (const event of events) expect(WEBHOOK_EVENT_TYPES).toContain(event);
   });
 

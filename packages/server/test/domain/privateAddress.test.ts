@@ -21,12 +21,19 @@ describe('isPrivateAddress', () => {
     expect(isPrivateAddress(address)).toBe(true);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.15.255.255', '172.32.0.1', '100.63.255.255', '100.128.0.1', '203.0.113.7', '9.255.255.255', '11.0.0.0'])(
-    'IPv4 %s is public',
-    (address) => {
-      expect(isPrivateAddress(address)).toBe(false);
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.15.255.255',
+    '172.32.0.1',
+    '100.63.255.255',
+    '100.128.0.1',
+    '203.0.113.7',
+    '9.255.255.255',
+    '11.0.0.0',
+  ])('IPv4 %s is public', (address) => {
+    expect(isPrivateAddress(address)).toBe(false);
+  });
 
   it.each(['::', '::1', 'fc00::1', 'fd12:3456:789a::1', 'fe80::1', 'febf::1', 'ff02::1'])(
     'IPv6 %s is private',
@@ -39,12 +46,16 @@ describe('isPrivateAddress', () => {
     expect(isPrivateAddress(address)).toBe(false);
   });
 
-  it.each(['::ffff:127.0.0.1', '::FFFF:10.0.0.1', '::ffff:7f00:1', '::ffff:a00:1', '::ffff:c0a8:101', '0:0:0:0:0:ffff:7f00:1'])(
-    'IPv4-mapped %s of a private address is private, in any spelling',
-    (address) => {
-      expect(isPrivateAddress(address)).toBe(true);
-    },
-  );
+  it.each([
+    '::ffff:127.0.0.1',
+    '::FFFF:10.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:a00:1',
+    '::ffff:c0a8:101',
+    '0:0:0:0:0:ffff:7f00:1',
+  ])('IPv4-mapped %s of a private address is private, in any spelling', (address) => {
+    expect(isPrivateAddress(address)).toBe(true);
+  });
 
   it.each(['::ffff:8.8.8.8', '::ffff:808:808'])('IPv4-mapped %s of a public address is public', (address) => {
     expect(isPrivateAddress(address)).toBe(false);

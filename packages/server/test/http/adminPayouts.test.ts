@@ -128,7 +128,11 @@ describe.each(ENGINES)('admin payouts on %s', (engine) => {
     });
 
     it('pages within a status filter', async () => {
-      const first = await admin(t.url, 'GET', `/admin/v1/payouts?merchant_id=${f.merchant.merchant_id}&status=SUCCESS&limit=1`);
+      const first = await admin(
+        t.url,
+        'GET',
+        `/admin/v1/payouts?merchant_id=${f.merchant.merchant_id}&status=SUCCESS&limit=1`,
+      );
       expect(first.body.has_more).toBe(true);
       const second = await admin(
         t.url,
@@ -136,7 +140,10 @@ describe.each(ENGINES)('admin payouts on %s', (engine) => {
         `/admin/v1/payouts?merchant_id=${f.merchant.merchant_id}&status=SUCCESS&limit=1&cursor=${first.body.next_cursor as string}`,
       );
       expect(second.body.has_more).toBe(false);
-      const got = [...(first.body.data as { transaction_id: string }[]), ...(second.body.data as { transaction_id: string }[])];
+      const got = [
+        ...(first.body.data as { transaction_id: string }[]),
+        ...(second.body.data as { transaction_id: string }[]),
+      ];
       expect(got.map((p) => p.transaction_id)).toEqual([...ids.SUCCESS!].sort().reverse());
     });
 
@@ -281,7 +288,11 @@ describe.each(ENGINES)('admin payouts on %s', (engine) => {
 
     /** A payout row written straight into the table (no job, so nothing moves it). */
     async function insertPayout(status = 'INITIATED'): Promise<string> {
-      const id = `PT01ARZ3NDEKTSV4RRFF${Math.random().toString(36).slice(2, 8).toUpperCase().replace(/[ILOU]/g, 'X')}`;
+      const id = `PT01ARZ3NDEKTSV4RRFF${Math.random()
+        .toString(36)
+        .slice(2, 8)
+        .toUpperCase()
+        .replace(/[ILOU]/g, 'X')}`;
       await t.db.query(
         `INSERT INTO payouts (id, merchant_id, wallet_id, sender_id, amount, payment_mode, beneficiary_name,
            beneficiary_account, beneficiary_ifsc, scheme, status, rail, ist_day, ist_month, created_at, updated_at)

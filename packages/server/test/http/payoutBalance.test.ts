@@ -62,7 +62,10 @@ describe.each(ENGINES)('wallet balance on %s', (engine) => {
     expect(await balanceOf(f.client, f.merchant.wallet_id)).toMatchObject({ balance: '900.00', on_hold: '100.00' });
 
     // A payout that succeeds leaves on_hold once it is final.
-    const ok = await initiateOk(f.client, payoutRequest('nested', { wallet_id: f.merchant.wallet_id, amount: '50.25' }));
+    const ok = await initiateOk(
+      f.client,
+      payoutRequest('nested', { wallet_id: f.merchant.wallet_id, amount: '50.25' }),
+    );
     expect(await balanceOf(f.client, f.merchant.wallet_id)).toMatchObject({ balance: '849.75', on_hold: '150.25' });
     await waitForStatus(t.url, ok.transaction_id as string, 'SUCCESS');
     expect(await balanceOf(f.client, f.merchant.wallet_id)).toMatchObject({ balance: '849.75', on_hold: '100.00' });

@@ -22,6 +22,7 @@ import {
   type Funded,
   type PayoutInput,
   type Shape,
+  type Snapshot,
 } from '../support/payoutFixtures.ts';
 import { ENGINES, startTestServer, type TestServer } from '../support/testServer.ts';
 
@@ -200,24 +201,17 @@ const PRECEDENCE_CASES: Case[] = [
   field('bad sender_id and unknown wallet', 4017, 400, (c) =>
     c.req({ wallet_id: 'WL01ARZ3NDEKTSV4RRFFQ69G5FAV' }, { sender_id: 'bad id' }),
   ),
-  field('unknown wallet and bad mode', 4016, 400, (c) =>
-    c.req({ wallet_id: c.otherWallet, payment_mode: 'UPI' }),
-  ),
+  field('unknown wallet and bad mode', 4016, 400, (c) => c.req({ wallet_id: c.otherWallet, payment_mode: 'UPI' })),
   field('bad mode and bad amount', 4012, 400, (c) => c.req({ payment_mode: 'UPI', amount: 'abc' })),
   field('bad amount and bad beneficiary', 4004, 400, (c) => ({ ...c.noBeneficiary(), amount: '1e3' })),
   field('below minimum and bad name', 4005, 400, (c) =>
     c.req({ payment_mode: 'RTGS', amount: '10.00', beneficiary_name: '1234' }),
   ),
-  field('above maximum and bad IFSC', 4006, 400, (c) =>
-    c.req({ amount: '600000.00', beneficiary_ifsc: 'bad' }),
-  ),
+  field('above maximum and bad IFSC', 4006, 400, (c) => c.req({ amount: '600000.00', beneficiary_ifsc: 'bad' })),
   field('bad name and bad IFSC', 4003, 400, (c) => c.req({ beneficiary_name: '1234', beneficiary_ifsc: 'bad' })),
   field('bad IFSC and bad account', 4007, 400, (c) => c.req({ beneficiary_ifsc: 'bad', beneficiary_acc_number: '1' })),
-  field(
-    'bad account and long remarks',
-    4008,
-    400,
-    (c) => c.req({ beneficiary_acc_number: '1', remarks: 'r'.repeat(300) }),
+  field('bad account and long remarks', 4008, 400, (c) =>
+    c.req({ beneficiary_acc_number: '1', remarks: 'r'.repeat(300) }),
   ),
   field(
     'long remarks and bad callback_url',
@@ -419,7 +413,10 @@ describe.each(ENGINES)('payout initiation on %s', (engine) => {
       const b = await fundedMerchant(t.url, 'v2', '1000.00');
       const id = senderId('shared');
       const pa = await initiateOk(a.client, payoutRequest('flat', { wallet_id: a.merchant.wallet_id, sender_id: id }));
-      const pb = await initiateOk(b.client, payoutRequest('nested', { wallet_id: b.merchant.wallet_id, sender_id: id }));
+      const pb = await initiateOk(
+        b.client,
+        payoutRequest('nested', { wallet_id: b.merchant.wallet_id, sender_id: id }),
+      );
       expect(pa.transaction_id).not.toBe(pb.transaction_id);
     });
 
@@ -449,23 +446,27 @@ describe.each(ENGINES)('payout initiation on %s', (engine) => {
   describe.each(SCHEMES)('each check with a %s session', (scheme) => {
     let f: Funded;
     let c: Ctx;
+    /** This merchant never gets a payout: 1000.00 and no payouts, before and after every case. */
+    let untouched: Snapshot;
     beforeAll(async () => {
       f = await fundedMerchant(t.url, scheme, '1000.00');
       c = ctxFor(f, shapeOf(scheme));
+      untouched = await snapshot(t.url, f.merchant);
+      expect(untouched).toEqual({ balance: '1000.00', payouts: [] });
     });
 
     it.each(CHECK_CASES)('$name → $code', async (tc) => {
-      const { message } = await expectRefused(f, tc.build(c), tc.code, tc.http);
+      const { message } = await expectRefused(f, tc.build(c), tc.code, tc.http, untouched);
       if (tc.message) expect(message).toMatch(tc.message);
     });
 
     it.each(PRECEDENCE_CASES)('precedence: $name → $code', async (tc) => {
-      const { message } = await expectRefused(f, tc.build(c), tc.code, tc.http);
+      const { message } = await expectRefused(f, tc.build(c), tc.code, tc.http, untouched);
       if (tc.message) expect(message).toMatch(tc.message);
     });
 
     it.each(PRIVATE_CALLBACKS)('callback_url %s is private: 4017', async (url) => {
-      const { message } = await expectRefused(f, c.req({ callback_url: url }), 4017, 400);
+      const { message } = await expectRefused(f, c.req({ callback_url: url }), 4017, 400, untouched);
       expect(message).toMatch(/callback_url/);
     });
 
@@ -632,21 +633,30 @@ describe.each(ENGINES)('payout initiation on %s', (engine) => {
       [
         'payload truncated',
         (f) => {
-          const raw = Buffer.from(f.client.encrypt(payoutRequest('nested', { wallet_id: f.merchant.wallet_id })), 'base64');
+          const raw = Buffer.from(
+            f.client.encrypt(payoutRequest('nested', { wallet_id: f.merchant.wallet_id })),
+            'base64',
+          );
           return { payload: raw.subarray(0, raw.length - 5).toString('base64') };
         },
       ],
       [
         'payload cut to a whole block',
         (f) => {
-          const raw = Buffer.from(f.client.encrypt(payoutRequest('nested', { wallet_id: f.merchant.wallet_id })), 'base64');
+          const raw = Buffer.from(
+            f.client.encrypt(payoutRequest('nested', { wallet_id: f.merchant.wallet_id })),
+            'base64',
+          );
           return { payload: raw.subarray(0, raw.length - 16).toString('base64') };
         },
       ],
       [
         'payload with a flipped byte',
         (f) => {
-          const raw = Buffer.from(f.client.encrypt(payoutRequest('nested', { wallet_id: f.merchant.wallet_id })), 'base64');
+          const raw = Buffer.from(
+            f.client.encrypt(payoutRequest('nested', { wallet_id: f.merchant.wallet_id })),
+            'base64',
+          );
           raw[raw.length - 1] = (raw[raw.length - 1] as number) ^ 0xff;
           return { payload: raw.toString('base64') };
         },
@@ -730,10 +740,7 @@ describe.each(ENGINES)('payout initiation on %s', (engine) => {
     ];
 
     it('accepts a token signed with the configured key (the control of the cases below)', async () => {
-      const token = await sign(
-        { sub: f.merchant.merchant_id, scheme: 'v2', cv: 1 },
-        now() + 300,
-      );
+      const token = await sign({ sub: f.merchant.merchant_id, scheme: 'v2', cv: 1 }, now() + 300);
       const res = await http(t.url, 'POST', '/payout/v1/initiate', {
         body: { payload: f.client.encrypt(payoutRequest('nested', { wallet_id: f.merchant.wallet_id })) },
         headers: { authorization: `Bearer ${token}` },

@@ -49,7 +49,10 @@ describe.each(ENGINES)('payout status on %s', (engine) => {
         status: expect.stringMatching(/^(INITIATED|PROCESSING|SUCCESS)$/),
         status_message: expect.any(String),
         utr_number: expect.any(String),
-        timestamps: { created_at: (mine.timestamps as { created_at: string }).created_at, updated_at: expect.stringMatching(ISO_UTC) },
+        timestamps: {
+          created_at: (mine.timestamps as { created_at: string }).created_at,
+          updated_at: expect.stringMatching(ISO_UTC),
+        },
       });
     }
     expect(byId.data?.transaction_id).toMatch(TRANSACTION_ID);
@@ -113,8 +116,14 @@ describe.each(ENGINES)('payout status on %s', (engine) => {
 
   it("answers with the caller's own payout when both merchants used the same sender_id", async () => {
     const shared = senderId('same');
-    const pa = await initiateOk(a.client, payoutRequest('nested', { wallet_id: a.merchant.wallet_id, sender_id: shared }));
-    const pb = await initiateOk(b.client, payoutRequest('flat', { wallet_id: b.merchant.wallet_id, sender_id: shared }));
+    const pa = await initiateOk(
+      a.client,
+      payoutRequest('nested', { wallet_id: a.merchant.wallet_id, sender_id: shared }),
+    );
+    const pb = await initiateOk(
+      b.client,
+      payoutRequest('flat', { wallet_id: b.merchant.wallet_id, sender_id: shared }),
+    );
     expect((await a.client.get(`/payout/v1/status?sender_id=${shared}`)).data?.transaction_id).toBe(pa.transaction_id);
     expect((await b.client.get(`/payout/v1/status?sender_id=${shared}`)).data?.transaction_id).toBe(pb.transaction_id);
   });

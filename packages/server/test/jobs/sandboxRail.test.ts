@@ -126,11 +126,7 @@ describe.each(ENGINES)('sandbox rail on %s', (engine) => {
       expect(Number(before) - Number(after)).toBeCloseTo(250.5, 2);
       const done = await waitForStatus(t.url, s.id, 'REFUNDED');
       await waitForEvents(s, 3);
-      expect(typesOf(s)).toEqual([
-        'payout.processing:PROCESSING',
-        'payout.failed:FAILED',
-        'payout.refunded:REFUNDED',
-      ]);
+      expect(typesOf(s)).toEqual(['payout.processing:PROCESSING', 'payout.failed:FAILED', 'payout.refunded:REFUNDED']);
       expect(done.utr_number).toBe('');
       expect(await walletBalance(t.url, f.merchant.merchant_id, f.merchant.wallet_id)).toBe(before);
       expect(await ledgerOf(s.id)).toEqual(['payout_debit:-25050', 'payout_refund:25050']);
@@ -154,11 +150,7 @@ describe.each(ENGINES)('sandbox rail on %s', (engine) => {
       const res = await admin(t.url, 'POST', `/admin/v1/payouts/${s.id}/resolve`, { status: 'SUCCESS' });
       expect(res.status).toBe(200);
       await waitForEvents(s, 3);
-      expect(typesOf(s)).toEqual([
-        'payout.processing:PROCESSING',
-        'payout.pending:PENDING',
-        'payout.success:SUCCESS',
-      ]);
+      expect(typesOf(s)).toEqual(['payout.processing:PROCESSING', 'payout.pending:PENDING', 'payout.success:SUCCESS']);
       await new Promise((r) => setTimeout(r, STEP_MS * 2));
       expect((await adminPayout(t.url, s.id)).status).toBe('SUCCESS');
       expect(await ledgerOf(s.id)).toEqual(['payout_debit:-10000']);
@@ -193,7 +185,12 @@ describe.each(ENGINES)('sandbox rail on %s', (engine) => {
       expect(limits.status).toBe(200);
       const s = await send(g, SANDBOX.pending);
       await waitForStatus(t.url, s.id, 'PENDING');
-      await expectRefused(g, payoutRequest(shapeOf(scheme), { wallet_id: g.merchant.wallet_id, amount: '1.00' }), 4010, 422);
+      await expectRefused(
+        g,
+        payoutRequest(shapeOf(scheme), { wallet_id: g.merchant.wallet_id, amount: '1.00' }),
+        4010,
+        422,
+      );
       const res = await admin(t.url, 'POST', `/admin/v1/payouts/${s.id}/resolve`, { status: 'FAILED' });
       expect(res.body.status).toBe('FAILED');
       // Limits count the payouts that are not FAILED or REFUNDED (CONTRACT.md section 5); the refund is a step later.
@@ -204,7 +201,12 @@ describe.each(ENGINES)('sandbox rail on %s', (engine) => {
       expect(next.status).toBe('INITIATED');
       await waitForStatus(t.url, s.id, 'REFUNDED');
       // The refund does not free the allowance a second time.
-      await expectRefused(g, payoutRequest(shapeOf(scheme), { wallet_id: g.merchant.wallet_id, amount: '1.00' }), 4010, 422);
+      await expectRefused(
+        g,
+        payoutRequest(shapeOf(scheme), { wallet_id: g.merchant.wallet_id, amount: '1.00' }),
+        4010,
+        422,
+      );
       await expectLedgerOk(t.url);
     });
 

@@ -1,0 +1,132 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+/** Helpers shared by the benchmark's orchestrator and its child processes. */
+
+export const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
+}
+
+export interface Child {
+  process: ChildProcess;
+  pid: number;
+  output: string[];
+  /** Resolves with the exit code (or signal) once the process has ended. */
+  exited: Promise<number | string>;
+}
+
+/** Runs a TypeScript entry point in a new Node process through tsx, from the repository root. */
+export function spawnTs(entry: string, args: string[], env: NodeJS.ProcessEnv, nodeFlags: string[] = []): Child {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', entry, ...args], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
+  child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
+  return { process: child, pid: child.pid as number, output, exited };
+}
+
+/** Polls `url` until it answers 200. */
+export async function waitHealthy(url: string, child: Child, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let done = false;
+  void child.exited.then(() => (done = true));
+  for (;;) {
+    if (done) throw new Error(`process exited during start:\n${child.output.join('')}`);
+    const res = await fetch(url).catch(() => null);
+    if (res?.status === 200) return;
+    if (Date.now() > deadline) throw new Error(`no answer from ${url} within ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}
+
+export async function stopChild(child: Child, signal: NodeJS.Signals = 'SIGTERM', graceMs = 20_000): Promise<void> {
+  if (child.process.exitCode !== null || child.process.signalCode !== null) return;
+  child.process.kill(signal);
+  const timer = setTimeout(() => child.process.kill('SIGKILL'), graceMs);
+  await child.exited;
+  clearTimeout(timer);
+}
+
+/** Resident set size of a process in bytes (Linux), or null when it cannot be read. */
+export function rssOf(pid: number): number | null {
+  try {
+    const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** User + system CPU time of a process in milliseconds (Linux), or null. */
+export function cpuMsOf(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // After "pid (comm) ", field 3 is state; utime and stime are fields 14 and 15 of the full line.
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / 100 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The result every load generator in the benchmark reports (latencies in milliseconds). */
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  total: number;
+  /** Responses that were not the expected success, plus connection errors. */
+  failures: number;
+  detail?: Record<string, unknown>;
+}
+
+/** Reads the JSON result a child prints as its last line prefixed with RESULT. */
+export function parseResult(child: Child): LoadResult {
+  const text = child.output.join('');
+  const line = text
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('RESULT '));
+  if (!line) throw new Error(`no result from child:\n${text.slice(-4000)}`);
+  return JSON.parse(line.slice('RESULT '.length)) as LoadResult;
+}
+
+/** Percentile of an ascending array. */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index] as number;
+}
+
+/** The payout plaintext every initiation in the benchmark sends (sandbox success account, 1.00 by IMPS). */
+export function benchPayout(walletId: string, senderId: string) {
+  return {
+    sender_id: senderId,
+    wallet_id: walletId,
+    amount: '1.00',
+    payment_mode: 'IMPS',
+    remarks: 'bench',
+    beneficiary: {
+      beneficiary_name: 'Bench Beneficiary',
+      beneficiary_ifsc: 'SBOX0000001',
+      beneficiary_acc_number: '100000000001',
+    },
+  };
+}
