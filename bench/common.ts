@@ -26,11 +26,17 @@ export interface Child {
 }
 
 /** Runs a TypeScript entry point in a new Node process through tsx, from the repository root. */
-export function spawnTs(entry: string, args: string[], env: NodeJS.ProcessEnv, nodeFlags: string[] = []): Child {
+export function spawnTs(
+  entry: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  nodeFlags: string[] = [],
+  ipc = false,
+): Child {
   const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', entry, ...args], {
     cwd: REPO_ROOT,
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
   child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));

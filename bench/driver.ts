@@ -71,8 +71,8 @@ function prepare(plan: DriverPlan): () => Prepared {
   };
 }
 
-async function main() {
-  const plan = JSON.parse(readFileSync(process.argv[2] as string, 'utf8')) as DriverPlan;
+/** Runs one plan: precomputes its requests, then drives the server with autocannon. */
+export async function runPlan(plan: DriverPlan): Promise<LoadResult> {
   const nextRequest = prepare(plan);
   const result = await autocannon({
     url: plan.url,
@@ -90,7 +90,7 @@ async function main() {
       },
     ],
   });
-  const out: LoadResult = {
+  return {
     rps: result.requests.total / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -106,7 +106,32 @@ async function main() {
       max: result.latency.max,
     },
   };
-  process.stdout.write(`RESULT ${JSON.stringify(out)}\n`);
+}
+
+/**
+ * One driver process serves the whole benchmark: plans arrive over IPC (`{ id, plan }`) and each answer is
+ * `{ id, result }` or `{ id, error }`. Plans run one at a time. With a file argument it runs that plan once and
+ * prints `RESULT {json}`.
+ */
+async function main() {
+  if (process.argv[2]) {
+    const plan = JSON.parse(readFileSync(process.argv[2], 'utf8')) as DriverPlan;
+    process.stdout.write(`RESULT ${JSON.stringify(await runPlan(plan))}\n`);
+    return;
+  }
+  if (!process.send) throw new Error('driver: give a plan file, or start it with an IPC channel');
+  let queue = Promise.resolve();
+  process.on('message', (message: { id: number; plan: DriverPlan }) => {
+    queue = queue.then(async () => {
+      try {
+        process.send?.({ id: message.id, result: await runPlan(message.plan) });
+      } catch (err) {
+        process.send?.({ id: message.id, error: (err as Error).stack ?? String(err) });
+      }
+    });
+  });
+  process.on('disconnect', () => process.exit(0));
+  process.send({ ready: true });
 }
 
 void main().catch((err) => {

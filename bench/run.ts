@@ -35,6 +35,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const MERCHANTS = Number(process.env.BENCH_MERCHANTS ?? 100);
 const WARMUP = Math.max(1, Math.min(3, Math.round(DURATION / 5)));
+/** PGlite is WebAssembly: V8 tiers its hot functions up over several seconds, so every process warms up longer. */
+const warmupFor = (engine: Engine) => (engine === 'pglite' ? Math.max(WARMUP, Math.round(DURATION * 0.6)) : WARMUP);
 const ADMIN_TOKEN = `bench-${randomBytes(8).toString('hex')}`;
 /** The server's PostgreSQL pool size (pgDatabase.ts); the SQL baseline gets the same. */
 const SERVER_POOL_SIZE = 20;
@@ -118,7 +120,51 @@ async function runChild(entry: string, plan: unknown): Promise<LoadResult> {
   }
 }
 
-const drive = (plan: DriverPlan) => runChild('bench/driver.ts', plan);
+/**
+ * The load generator: one long-lived process (bench/driver.ts) for the whole run, so that no scenario pays for
+ * its start-up; it receives plans over IPC and runs them one at a time.
+ */
+class Driver {
+  private readonly child: Child;
+  private readonly pending = new Map<number, { resolve: (r: LoadResult) => void; reject: (e: Error) => void }>();
+  private nextId = 1;
+  readonly ready: Promise<void>;
+
+  constructor() {
+    this.child = spawnTs('bench/driver.ts', [], baseEnv(), [], true);
+    let markReady: () => void = () => undefined;
+    this.ready = new Promise((resolve) => (markReady = resolve));
+    this.child.process.on('message', (m: { ready?: boolean; id?: number; result?: LoadResult; error?: string }) => {
+      if (m.ready) return markReady();
+      const waiter = this.pending.get(m.id as number);
+      this.pending.delete(m.id as number);
+      if (m.error) waiter?.reject(new Error(m.error));
+      else waiter?.resolve(m.result as LoadResult);
+    });
+    void this.child.exited.then((code) => {
+      for (const waiter of this.pending.values()) {
+        waiter.reject(new Error(`driver exited (${code}):\n${this.child.output.join('').slice(-4000)}`));
+      }
+    });
+  }
+
+  async run(plan: DriverPlan): Promise<LoadResult> {
+    await this.ready;
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.child.process.send({ id, plan });
+    });
+  }
+
+  stop() {
+    this.child.process.disconnect();
+    return this.child.exited;
+  }
+}
+
+let driver: Driver;
+const drive = (plan: DriverPlan) => driver.run(plan);
 
 /** Samples a process's RSS every 200 ms; `peak(from, to)` is the largest sample in a time window. */
 function rssSampler(pid: number) {
@@ -204,10 +250,14 @@ async function benchEngine(engine: Engine): Promise<EngineResults> {
     }
     const hot = await createMerchant(url, 'Bench Hot', '100000000.00');
 
+    // Bodies are encrypted ahead of each run: enough for 1.5 × the last measured rate (the driver makes more on
+    // the fly should a run outpace them).
+    let lastRps = 1500;
     const measure = async (label: string, plan: DriverPlan): Promise<Measured> => {
       const cpuBefore = cpuMsOf(server?.pid as number);
       const from = Date.now();
       const result = await drive(plan);
+      if (plan.kind === 'initiate' && !plan.overallRate) lastRps = result.rps;
       const cpu = (cpuMsOf(server?.pid as number) ?? 0) - (cpuBefore ?? 0);
       const measured: Measured = {
         ...result,
@@ -224,12 +274,13 @@ async function benchEngine(engine: Engine): Promise<EngineResults> {
       durationSec: seconds,
       merchants: ms,
       senderPrefix: `b${randomBytes(4).toString('hex')}`,
-      precompute: Math.min(200_000, Math.ceil((rate ?? 3000) * seconds * 1.1)),
+      precompute: Math.min(200_000, Math.ceil((rate ?? lastRps * 1.5) * seconds) + 1000),
       ...(rate ? { overallRate: rate } : {}),
     });
 
-    log(engine, `warm-up ${WARMUP} s`);
-    await drive(initiatePlan(merchants, WARMUP));
+    const warmup = warmupFor(engine);
+    log(engine, `warm-up ${warmup} s`);
+    lastRps = (await drive(initiatePlan(merchants, warmup))).rps;
     const loadFrom = Date.now();
     const initMany = await measure(
       `initiation over ${merchants.length} wallets, ${CONNECTIONS} connections, ${DURATION} s`,
@@ -278,7 +329,7 @@ async function benchEngine(engine: Engine): Promise<EngineResults> {
     let baselineB: LoadResult;
     try {
       await waitHealthy(`${bareUrl}/healthz`, bare);
-      await drive({ ...statusPlan(WARMUP), url: bareUrl });
+      await drive({ ...statusPlan(warmup), url: bareUrl });
       baselineB = await drive({ ...statusPlan(DURATION), url: bareUrl });
       log(engine, `baseline (b) bare node:http status: ${fmt(baselineB)}`);
     } finally {
@@ -290,7 +341,7 @@ async function benchEngine(engine: Engine): Promise<EngineResults> {
       engine,
       poolSize: SERVER_POOL_SIZE,
       concurrency: CONNECTIONS,
-      warmupSec: WARMUP,
+      warmupSec: warmup,
       durationSec: DURATION,
       merchants: merchants.map((m) => ({ merchantId: m.merchantId, walletId: m.walletId })),
       senderPrefix: `s${randomBytes(4).toString('hex')}`,
@@ -445,8 +496,13 @@ async function main() {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
+  driver = new Driver();
   const results: EngineResults[] = [];
-  for (const engine of engines) results.push(await benchEngine(engine));
+  try {
+    for (const engine of engines) results.push(await benchEngine(engine));
+  } finally {
+    await driver.stop();
+  }
   process.stdout.write(`\n${table(results)}\n\n`);
   process.stdout.write(
     `${DURATION} s per scenario, ${CONNECTIONS} connections, autocannon in its own process; ` +

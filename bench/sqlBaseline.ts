@@ -11,14 +11,14 @@ import { percentile, type LoadResult } from './common.ts';
  *
  *   1. SELECT merchant by id               (token verification: TokenService.verify)
  *   2. SELECT wallet by id                 (WalletRepository.findById)
- *   3. SELECT payout by merchant+sender    (duplicate check: PayoutRepository.findBySenderId)
- *   4. BEGIN
- *   5. INSERT INTO payouts … ON CONFLICT DO NOTHING RETURNING *
+ *   3. BEGIN
+ *   4. INSERT INTO payouts … ON CONFLICT DO NOTHING RETURNING *   (the unique constraint finds duplicates; the
+ *      separate duplicate SELECT runs only when a bank rule refuses, never on this path)
+ *   5. job upsert                          (JobRepository.schedule)
  *   6. INSERT INTO ledger_entries … RETURNING balance_after (the trigger debits the wallet)
  *   7. usage upsert for the IST day       (UsageRepository.add)
  *   8. usage upsert for the IST month
- *   9. job upsert                          (JobRepository.schedule)
- *  10. COMMIT
+ *   9. COMMIT
  */
 
 export interface SqlBaselinePlan {
@@ -39,7 +39,6 @@ const INT8_OID = 20;
 const SQL = {
   merchant: 'SELECT * FROM merchants WHERE id = $1',
   wallet: 'SELECT * FROM wallets WHERE id = $1',
-  duplicate: 'SELECT * FROM payouts WHERE merchant_id = $1 AND sender_id = $2',
   insertPayout: `INSERT INTO payouts (id, merchant_id, wallet_id, sender_id, amount, payment_mode, beneficiary_name,
          beneficiary_account, beneficiary_ifsc, bank_name, remarks, callback_url, scheme, status, status_message,
          utr, rail, ist_day, ist_month, created_at, updated_at)
@@ -104,7 +103,6 @@ const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
 async function initiateOnce(run: Runner, merchantId: string, walletId: string, senderId: string): Promise<void> {
   await run.read(SQL.merchant, [merchantId]);
   await run.read(SQL.wallet, [walletId]);
-  await run.read(SQL.duplicate, [merchantId, senderId]);
   const now = new Date();
   const day = new Date(now.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
   const id = `PT${ulid(now.getTime())}`;
@@ -130,10 +128,10 @@ async function initiateOnce(run: Runner, merchantId: string, walletId: string, s
       day.slice(0, 7),
       now,
     ]);
+    await q(SQL.job, ['payout.advance', id, 600_000]);
     await q(SQL.ledger, [walletId, 'payout_debit', -100n, id, null, null]);
     await q(SQL.usage, [merchantId, `D${day}`, 100n, null]);
     await q(SQL.usage, [merchantId, `M${day.slice(0, 7)}`, 100n, null]);
-    await q(SQL.job, ['payout.advance', id, 600_000]);
   });
 }
 
@@ -163,9 +161,11 @@ async function main() {
   };
   await phase(plan.warmupSec, null);
   const latencies: number[] = [];
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   await phase(plan.durationSec, latencies);
   const elapsed = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   await run.close();
   latencies.sort((a, b) => a - b);
   const out: LoadResult = {
@@ -175,6 +175,8 @@ async function main() {
     mean: latencies.reduce((s, v) => s + v, 0) / Math.max(1, latencies.length),
     total: latencies.length,
     failures,
+    // With PGlite the database runs in this process, so this is the database's CPU time per initiation.
+    detail: { cpuMsPerOp: (cpu.user + cpu.system) / 1000 / Math.max(1, latencies.length) },
   };
   process.stdout.write(`RESULT ${JSON.stringify(out)}\n`);
 }

@@ -43,7 +43,7 @@ export class WebhookDispatcher {
     attempt.durationMs = Date.now() - started;
     const ok = attempt.error === null;
     const attemptsSoFar = delivery.attempts + 1;
-    const retryInMs = ok ? null : (this.options.retryScheduleMs[attemptsSoFar] ?? null);
+    const retryInMs = ok ? null : (this.options.retryScheduleMs[attemptsSoFar - 1] ?? null);
     const state = ok ? 'delivered' : retryInMs === null ? 'failed' : 'pending';
     await WebhookRepository.recordAttempt(this.db, delivery.id, attempt, { state, retryInMs });
     this.metrics.webhookAttempts.inc({ outcome: ok ? 'delivered' : state === 'failed' ? 'gave_up' : 'retry' });

@@ -167,11 +167,15 @@ export class CollectionService {
     });
   }
 
-  /** Job `collection.expire`: an INITIATED collection past its expiry fails. */
+  /**
+   * Job `collection.expire`: an INITIATED collection past its expiry fails. The collection is locked before the
+   * job row, in the same order as applyOutcome (collection, then the job it cancels); the other order
+   * deadlocks against an outcome reported at the moment of expiry.
+   */
   async expire(job: Job): Promise<void> {
     await this.db.transaction(async (tx) => {
-      if (!(await JobRepository.complete(tx, job))) return;
       const current = await CollectionRepository.lockById(tx, job.subjectId);
+      if (!(await JobRepository.complete(tx, job))) return;
       if (current?.status !== 'INITIATED') return;
       await this.move(tx, current, 'FAILED', { message: 'Collection request expired before payment' });
     });

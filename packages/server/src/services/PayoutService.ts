@@ -111,6 +111,9 @@ export class PayoutService {
       const payout = await this.db.transaction(async (tx) => {
         const inserted = await PayoutRepository.insert(tx, draft);
         if (!inserted) throw new Refusal(PayoutCodes.duplicateSenderId);
+        // The job first: from the ledger entry on, this transaction holds the wallet's row lock (and then the
+        // merchant's allowance rows), which every other payout from the wallet waits for until COMMIT.
+        await this.lifecycle.scheduleNext(tx, inserted);
         try {
           await LedgerRepository.append(tx, {
             walletId,
@@ -128,7 +131,6 @@ export class PayoutService {
         if (!(await UsageRepository.add(tx, merchant.id, `M${draft.istMonth}`, draft.amount, merchant.monthlyLimit))) {
           throw new Refusal(PayoutCodes.monthlyLimitExceeded);
         }
-        await this.lifecycle.scheduleNext(tx, inserted);
         return inserted;
       });
       this.metrics.payoutsInitiated.inc({ mode: payout.paymentMode });

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
 import type { Scheme } from '@payrail/protocol';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { safeEqual } from '../domain/credentials.ts';
@@ -29,7 +29,8 @@ const ISSUER = 'payrail';
 export class TokenService {
   private constructor(
     private readonly db: Database,
-    private readonly key: Uint8Array,
+    /** Imported once: given raw bytes, jose would import the key again on every sign and verify. */
+    private readonly key: webcrypto.CryptoKey,
     private readonly ttlSeconds: number,
   ) {}
 
@@ -37,7 +38,14 @@ export class TokenService {
     const secret =
       configuredSecret ??
       (await SettingsRepository.getOrCreate(db, 'jwt_signing_key', randomBytes(32).toString('base64')));
-    return new TokenService(db, new TextEncoder().encode(secret), ttlSeconds);
+    const key = await webcrypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
+    return new TokenService(db, key, ttlSeconds);
   }
 
   /**

@@ -324,26 +324,35 @@ describe.each(ENGINES)('collection lifecycle on %s', (engine) => {
       await expectLedgerOk(t.url);
     });
 
-    it('SUCCESS reports racing the expiry: either paid once or failed without money', async () => {
-      const p = await party(t.url, 'v2');
-      const path = `/hook/${senderId('race')}`;
-      const c = await initiateOk(on(short, p.client), { amount: '55.00', callbackUrl: receiver.url + path });
-      await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(c.expiresAt as string) - Date.now() - 20)));
-      const clients = [p.client, on(short, p.client)];
-      const results = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => simulate(clients[i % 2] as MerchantClient, c.txnId, 'SUCCESS')),
-      );
+    it('SUCCESS reports racing the expiry: either paid once or failed without money, never an error', async () => {
+      /** One merchant and collection; ten SUCCESS reports fired around its expiry, `offsetMs` from it. */
+      async function race(offsetMs: number) {
+        const p = await party(t.url, 'v2');
+        const path = `/hook/${senderId('race')}`;
+        const c = await initiateOk(on(short, p.client), { amount: '55.00', callbackUrl: receiver.url + path });
+        const fireAt = Date.parse(c.expiresAt as string) + offsetMs;
+        await new Promise((r) => setTimeout(r, Math.max(0, fireAt - Date.now())));
+        const clients = [p.client, on(short, p.client)];
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => simulate(clients[i % 2] as MerchantClient, c.txnId, 'SUCCESS')),
+        );
+        return { p, c, path, results };
+      }
+      // Several races, fired at different moments around the expiry, so that some meet the expiry job mid-way.
+      const races = await Promise.all([-30, -10, 0, 10, 20, 40].map(race));
       await settle();
-      const final = (await status(p.client, { txnId: c.txnId })).data?.status;
-      expect(['SUCCESS', 'FAILED']).toContain(final);
-      for (const r of results) expect(r.body.respCode).toBe(final === 'SUCCESS' ? 2000 : 4113);
-      expect(await walletBalance(p.client)).toBe(final === 'SUCCESS' ? '55.00' : '0.00');
-      expect(await ledgerEntries(c.txnId)).toBe(final === 'SUCCESS' ? 1 : 0);
-      await eventually(() => hooksAt(path).length >= 1);
-      await settle();
-      expect(hooksAt(path).map((h) => openHook(h, p.merchant, 'v2').type)).toEqual([
-        final === 'SUCCESS' ? 'collection.success' : 'collection.failed',
-      ]);
+      for (const { p, c, path, results } of races) {
+        const final = (await status(p.client, { txnId: c.txnId })).data?.status;
+        expect(['SUCCESS', 'FAILED']).toContain(final);
+        expect(results.map((r) => r.body.respCode)).toEqual(Array(10).fill(final === 'SUCCESS' ? 2000 : 4113));
+        expect(await walletBalance(p.client)).toBe(final === 'SUCCESS' ? '55.00' : '0.00');
+        expect(await ledgerEntries(c.txnId)).toBe(final === 'SUCCESS' ? 1 : 0);
+        await eventually(() => hooksAt(path).length >= 1);
+        await settle();
+        expect(hooksAt(path).map((h) => openHook(h, p.merchant, 'v2').type)).toEqual([
+          final === 'SUCCESS' ? 'collection.success' : 'collection.failed',
+        ]);
+      }
       await expectLedgerOk(t.url);
     });
 
