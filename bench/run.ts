@@ -294,12 +294,19 @@ async function benchEngine(engine: Engine): Promise<EngineResults> {
     );
 
     log(engine, 'collecting payouts for the status scenario');
+    // The newest payouts (two admin pages: the half-load run's, spread over every merchant), each asked about
+    // with its own merchant's token.
+    const tokenOf = new Map([...merchants, hot].map((m) => [m.merchantId, m.token]));
     const statusTargets: { token: string; path: string }[] = [];
-    for (const m of merchants) {
-      const page = await call(url, 'GET', `/admin/v1/payouts?merchant_id=${m.merchantId}&limit=5`);
-      for (const p of page.data as { transaction_id: string }[]) {
-        statusTargets.push({ token: m.token, path: `/payout/v1/status?transaction_id=${p.transaction_id}` });
+    let cursor = '';
+    for (let page = 0; page < 2; page++) {
+      const list = await call(url, 'GET', `/admin/v1/payouts?limit=200${cursor ? `&cursor=${cursor}` : ''}`);
+      for (const p of list.data as { transaction_id: string; merchant_id: string }[]) {
+        const token = tokenOf.get(p.merchant_id);
+        if (token) statusTargets.push({ token, path: `/payout/v1/status?transaction_id=${p.transaction_id}` });
       }
+      cursor = String(list.next_cursor ?? '');
+      if (!cursor) break;
     }
     const statusPlan = (seconds: number): DriverPlan => ({
       url,

@@ -28,6 +28,9 @@ export interface Config {
   /** Failed token requests allowed per API key and per client address in a 15-minute window. */
   tokenFailuresPerKey: number;
   tokenFailuresPerAddress: number;
+  /** Live mode: bank codes (an IFSC's first four letters) down for maintenance (4014) or not allowed (4015). */
+  banksDown: string[];
+  banksBlocked: string[];
   /** Poll interval of the background worker. */
   workerPollMs: number;
   /**
@@ -70,6 +73,17 @@ function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   throw new ConfigError(name, 'expected true or false');
 }
 
+/** "hdfc, icic" → ["HDFC", "ICIC"] */
+function bankCodes(env: NodeJS.ProcessEnv, name: string): string[] {
+  const codes = (env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim().toUpperCase())
+    .filter(Boolean);
+  const bad = codes.find((c) => !/^[A-Z]{4}$/.test(c));
+  if (bad) throw new ConfigError(name, `"${bad}" is not a bank code (the four letters that start an IFSC)`);
+  return codes;
+}
+
 const nonEmpty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -98,6 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: nonEmpty(env.PAYRAIL_JWT_SECRET),
     tokenFailuresPerKey: int(env, 'PAYRAIL_TOKEN_FAILURES_PER_KEY', 10, 1),
     tokenFailuresPerAddress: int(env, 'PAYRAIL_TOKEN_FAILURES_PER_ADDRESS', 50, 1),
+    banksDown: bankCodes(env, 'PAYRAIL_BANKS_DOWN'),
+    banksBlocked: bankCodes(env, 'PAYRAIL_BANKS_BLOCKED'),
     workerPollMs: int(env, 'PAYRAIL_WORKER_POLL_MS', 200, 10),
     workerLeaseMs: int(env, 'PAYRAIL_WORKER_LEASE_MS', 60_000, 1000),
   };

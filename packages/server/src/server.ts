@@ -53,19 +53,10 @@ export interface ServerOptions {
   noWorker?: boolean;
 }
 
-function bankCodes(env: string | undefined): Set<string> {
-  return new Set(
-    (env ?? '')
-      .split(',')
-      .map((s) => s.trim().toUpperCase())
-      .filter(Boolean),
-  );
-}
-
 /** Sandbox: DOWN and BLOK. Live: PAYRAIL_BANKS_DOWN / PAYRAIL_BANKS_BLOCKED (comma-separated bank codes). */
 function bankRulesFor(config: Config): BankRules {
   if (config.mode === 'sandbox') return SANDBOX_BANK_RULES;
-  return { down: bankCodes(process.env.PAYRAIL_BANKS_DOWN), blocked: bankCodes(process.env.PAYRAIL_BANKS_BLOCKED) };
+  return { down: new Set(config.banksDown), blocked: new Set(config.banksBlocked) };
 }
 
 /** The admin token: configured, or generated once and kept in the data directory. */
