@@ -1,33 +1,46 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer } from 'node:http';
-import { PGlite } from '@electric-sql/pglite';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { encryptJson, formatPaise } from '@payrail/protocol';
-import pg from 'pg';
+import { migrateRaw, openRaw, seedMerchants, type RawDb, type SeedMerchant } from './baselineDb.ts';
 
 /**
  * Baseline (b): a bare node:http server doing the work of one `GET /payout/v1/status?transaction_id=…` and
  * nothing else: check the bearer token's HS256 signature and expiry (the request's only cryptographic input),
  * look the merchant up by primary key (as TokenService.verify does), look the payout up by primary key,
  * encrypt the transaction object with V2 and answer the envelope. No framework, validation, logging, metrics
- * or rate limiting. Usage: bareStatus.ts <port> <postgres url | pglite data dir>.
+ * or rate limiting. It works on its own copy of the schema (a fresh PostgreSQL schema or PGlite directory,
+ * migrated at start); the benchmark copies the merchants and payouts it will ask about in through `POST /_seed`,
+ * and signs tokens with the same PAYRAIL_JWT_SECRET as the server.
+ * Usage: bareStatus.ts <port> <postgres url with search_path | pglite data dir>.
  */
 
-const INT8_OID = 20;
-
-interface Db {
-  query(sql: string, params: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+export interface BareSeed {
+  merchants: SeedMerchant[];
+  payouts: { transactionId: string; merchantId: string; walletId: string; senderId: string }[];
 }
 
-async function openDb(target: string): Promise<Db> {
-  if (/^postgres(ql)?:/.test(target)) {
-    const types = {
-      getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID ? (value: string) => BigInt(value) : pg.types.getTypeParser(oid, format ?? 'text'),
-    };
-    return new pg.Pool({ connectionString: target, max: 20, types: types as pg.CustomTypesConfig });
-  }
-  const db = await PGlite.create(target, { parsers: { [INT8_OID]: (v: string) => BigInt(v) } });
-  return { query: (sql, params) => db.query(sql, params) as Promise<{ rows: Record<string, unknown>[] }> };
+async function seed(db: RawDb, body: BareSeed) {
+  await seedMerchants(db, body.merchants, 100n);
+  await db.transaction(async (tx) => {
+    for (const p of body.payouts) {
+      await tx.query(
+        `INSERT INTO payouts (id, merchant_id, wallet_id, sender_id, amount, payment_mode, beneficiary_name,
+           beneficiary_account, beneficiary_ifsc, bank_name, remarks, scheme, status, status_message, rail, ist_day,
+           ist_month, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, 100, 'IMPS', 'Bench Beneficiary', '100000000001', 'SBOX0000001',
+           'Payrail Sandbox Bank', 'bench', 'v2', 'INITIATED', 'Payout accepted and queued for the bank', 'sandbox',
+           '2026-01-01', '2026-01', now(), now())
+         ON CONFLICT DO NOTHING`,
+        [p.transactionId, p.merchantId, p.walletId, p.senderId],
+      );
+    }
+  });
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function verifyJwt(token: string, key: Buffer): { sub: string; cv: number } | null {
@@ -46,11 +59,12 @@ function verifyJwt(token: string, key: Buffer): { sub: string; cv: number } | nu
 
 async function main() {
   const [portText, target] = process.argv.slice(2) as [string, string];
-  const db = await openDb(target);
-  const secret = (await db.query("SELECT value FROM settings WHERE key = 'jwt_signing_key'", [])).rows[0]?.value;
-  const key = Buffer.from(String(process.env.PAYRAIL_JWT_SECRET ?? secret), 'utf8');
+  const db = await openRaw(target, 20);
+  await migrateRaw(db);
+  if (!process.env.PAYRAIL_JWT_SECRET) throw new Error('PAYRAIL_JWT_SECRET must be the server’s');
+  const key = Buffer.from(process.env.PAYRAIL_JWT_SECRET, 'utf8');
 
-  const send = (res: import('node:http').ServerResponse, status: number, body: unknown) => {
+  const send = (res: ServerResponse, status: number, body: unknown) => {
     const text = JSON.stringify(body);
     res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
     res.end(text);
@@ -60,6 +74,10 @@ async function main() {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://x');
       if (url.pathname === '/healthz') return send(res, 200, { status: 'ok' });
+      if (url.pathname === '/_seed' && req.method === 'POST') {
+        await seed(db, JSON.parse(await readBody(req)) as BareSeed);
+        return send(res, 200, { seeded: true });
+      }
       const auth = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
       const claims = auth ? verifyJwt(auth[1] as string, key) : null;
       if (!claims) return send(res, 401, { resp_code: 4001, resp_message: 'Invalid or expired token' });

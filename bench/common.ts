@@ -103,15 +103,94 @@ export interface LoadResult {
   detail?: Record<string, unknown>;
 }
 
-/** Reads the JSON result a child prints as its last line prefixed with RESULT. */
-export function parseResult(child: Child): LoadResult {
-  const text = child.output.join('');
-  const line = text
-    .split('\n')
-    .reverse()
-    .find((l) => l.startsWith('RESULT '));
-  if (!line) throw new Error(`no result from child:\n${text.slice(-4000)}`);
-  return JSON.parse(line.slice('RESULT '.length)) as LoadResult;
+/** One measured run as a load generator reports it: every response's latency, so runs can be merged exactly. */
+export interface RawRun {
+  seconds: number;
+  /** Milliseconds, one per completed request. */
+  latencies: number[];
+  failures: number;
+  /** CPU time of the reporting process during the run (meaningful where the database runs inside it). */
+  cpuMs?: number;
+  detail?: Record<string, unknown>;
+}
+
+/** Merges runs (e.g. the rounds of one scenario) into one result. */
+export function summarize(runs: RawRun[]): LoadResult {
+  const latencies = runs.flatMap((r) => r.latencies).sort((a, b) => a - b);
+  const seconds = runs.reduce((sum, r) => sum + r.seconds, 0);
+  return {
+    rps: latencies.length / Math.max(seconds, 1e-9),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    mean: latencies.reduce((sum, v) => sum + v, 0) / Math.max(1, latencies.length),
+    total: latencies.length,
+    failures: runs.reduce((sum, r) => sum + r.failures, 0),
+    detail: { rounds: runs.map((r) => Math.round(r.latencies.length / r.seconds)) },
+  };
+}
+
+/**
+ * A long-lived child process that takes requests over IPC (`{ id, ...request }`) and answers `{ id, result }` or
+ * `{ id, error }`; it announces itself with `{ ready: true }`.
+ */
+export class IpcChild<Req, Res> {
+  private readonly pending = new Map<number, { resolve: (r: Res) => void; reject: (e: Error) => void }>();
+  private nextId = 1;
+  readonly ready: Promise<void>;
+
+  constructor(readonly child: Child) {
+    let markReady: () => void = () => undefined;
+    let failReady: (e: Error) => void = () => undefined;
+    this.ready = new Promise((resolve, reject) => {
+      markReady = resolve;
+      failReady = reject;
+    });
+    child.process.on('message', (m: { ready?: boolean; id?: number; result?: Res; error?: string }) => {
+      if (m.ready) return markReady();
+      const waiter = this.pending.get(m.id as number);
+      this.pending.delete(m.id as number);
+      if (m.error) waiter?.reject(new Error(m.error));
+      else waiter?.resolve(m.result as Res);
+    });
+    void child.exited.then((code) => {
+      const err = new Error(
+        `${child.process.spawnargs.join(' ')} exited (${code}):\n${child.output.join('').slice(-4000)}`,
+      );
+      failReady(err);
+      for (const waiter of this.pending.values()) waiter.reject(err);
+    });
+  }
+
+  async request(req: Req): Promise<Res> {
+    await this.ready;
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.child.process.send({ ...req, id });
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.process.connected) this.child.process.disconnect();
+    await stopChild(this.child);
+  }
+}
+
+/** The child side of IpcChild: serves requests one at a time; exits when the parent goes away. */
+export function serveIpc<Req, Res>(handle: (req: Req) => Promise<Res>): void {
+  if (!process.send) throw new Error('this process must be started with an IPC channel');
+  let queue = Promise.resolve();
+  process.on('message', (message: Req & { id: number }) => {
+    queue = queue.then(async () => {
+      try {
+        process.send?.({ id: message.id, result: await handle(message) });
+      } catch (err) {
+        process.send?.({ id: message.id, error: (err as Error).stack ?? String(err) });
+      }
+    });
+  });
+  process.on('disconnect', () => process.exit(0));
+  process.send({ ready: true });
 }
 
 /** Percentile of an ascending array. */

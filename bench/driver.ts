@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { encryptJson } from '@payrail/protocol';
 import autocannon from 'autocannon';
-import { benchPayout, type LoadResult } from './common.ts';
+import { benchPayout, serveIpc, type RawRun } from './common.ts';
 
 /**
- * The load generator, run in a process of its own (never in the server's): reads a plan, precomputes every
- * request (encrypted payloads, fresh sender_ids, tokens), then drives the server with autocannon and prints
- * the result as one `RESULT {json}` line.
+ * The load generator, run in a process of its own (never in the server's): for each plan it precomputes every
+ * request (encrypted payloads, fresh sender_ids, tokens), then drives the target with autocannon and reports
+ * every response's latency.
  */
 
 export interface DriverMerchant {
@@ -72,69 +71,44 @@ function prepare(plan: DriverPlan): () => Prepared {
 }
 
 /** Runs one plan: precomputes its requests, then drives the server with autocannon. */
-export async function runPlan(plan: DriverPlan): Promise<LoadResult> {
+export async function runPlan(plan: DriverPlan): Promise<RawRun> {
   const nextRequest = prepare(plan);
-  const result = await autocannon({
-    url: plan.url,
-    connections: plan.connections,
-    duration: plan.durationSec,
-    ...(plan.overallRate ? { overallRate: plan.overallRate } : {}),
-    timeout: 30,
-    requests: [
+  const latencies: number[] = [];
+  let failures = 0;
+  let instance: autocannon.Instance | undefined;
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon(
       {
-        method: plan.kind === 'status' ? 'GET' : 'POST',
-        setupRequest: (request) => {
-          const r = nextRequest();
-          return { ...request, path: r.path, headers: r.headers, ...(r.body ? { body: r.body } : {}) };
-        },
+        url: plan.url,
+        connections: plan.connections,
+        duration: plan.durationSec,
+        ...(plan.overallRate ? { overallRate: plan.overallRate } : {}),
+        timeout: 30,
+        requests: [
+          {
+            method: plan.kind === 'status' ? 'GET' : 'POST',
+            setupRequest: (request) => {
+              const r = nextRequest();
+              return { ...request, path: r.path, headers: r.headers, ...(r.body ? { body: r.body } : {}) };
+            },
+          },
+        ],
       },
-    ],
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
   });
+  instance?.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+    latencies.push(responseTime);
+    if (statusCode < 200 || statusCode > 299) failures++;
+  });
+  const result = await done;
   return {
-    rps: result.requests.total / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    mean: result.latency.mean,
-    total: result.requests.total,
-    failures: result.non2xx + result.errors,
-    detail: {
-      non2xx: result.non2xx,
-      errors: result.errors,
-      timeouts: result.timeouts,
-      statusCodes: result.statusCodeStats,
-      p999: result.latency.p99_9,
-      max: result.latency.max,
-    },
+    seconds: result.duration,
+    latencies,
+    failures: failures + result.errors,
+    detail: { errors: result.errors, timeouts: result.timeouts, statusCodes: result.statusCodeStats },
   };
 }
 
-/**
- * One driver process serves the whole benchmark: plans arrive over IPC (`{ id, plan }`) and each answer is
- * `{ id, result }` or `{ id, error }`. Plans run one at a time. With a file argument it runs that plan once and
- * prints `RESULT {json}`.
- */
-async function main() {
-  if (process.argv[2]) {
-    const plan = JSON.parse(readFileSync(process.argv[2], 'utf8')) as DriverPlan;
-    process.stdout.write(`RESULT ${JSON.stringify(await runPlan(plan))}\n`);
-    return;
-  }
-  if (!process.send) throw new Error('driver: give a plan file, or start it with an IPC channel');
-  let queue = Promise.resolve();
-  process.on('message', (message: { id: number; plan: DriverPlan }) => {
-    queue = queue.then(async () => {
-      try {
-        process.send?.({ id: message.id, result: await runPlan(message.plan) });
-      } catch (err) {
-        process.send?.({ id: message.id, error: (err as Error).stack ?? String(err) });
-      }
-    });
-  });
-  process.on('disconnect', () => process.exit(0));
-  process.send({ ready: true });
-}
-
-void main().catch((err) => {
-  process.stderr.write(`driver failed: ${(err as Error).stack}\n`);
-  process.exit(1);
-});
+/** One driver process serves the whole benchmark (no start-up per scenario): plans arrive over IPC. */
+serveIpc((message: { plan: DriverPlan }) => runPlan(message.plan));

@@ -1,55 +1,66 @@
 import { randomBytes } from 'node:crypto';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { migrate } from '../packages/server/src/store/migrate.ts';
-import { createPgDatabase } from '../packages/server/src/store/pgDatabase.ts';
+import type { BareSeed } from './bareStatus.ts';
 import {
   cpuMsOf,
   freePort,
-  parseResult,
+  IpcChild,
   rssOf,
   sleep,
   spawnTs,
   stopChild,
+  summarize,
   waitHealthy,
-  type Child,
   type LoadResult,
+  type RawRun,
 } from './common.ts';
 import type { DriverMerchant, DriverPlan } from './driver.ts';
-import type { SqlBaselinePlan } from './sqlBaseline.ts';
+import type { SqlBaselineConfig, SqlBaselineRequest } from './sqlBaseline.ts';
 
 /**
  * `npm run bench`: the Payrail server as a child process (PGlite in a temp directory; PostgreSQL in a fresh
  * schema when BENCH_DATABASE_URL is set), driven over loopback by autocannon in another process, against two
- * baselines measured in the same run. Prints progress, then one table.
+ * baselines measured in the same run, each on its own copy of the schema:
+ *   (a) the SQL statements of one initiation, straight through `pg` / PGlite (bench/sqlBaseline.ts);
+ *   (b) a bare node:http server doing a status request's crypto and primary-key lookups (bench/bareStatus.ts).
+ * A scenario and its baseline are measured in alternating rounds, so that a change in the machine's load during
+ * the run affects both alike. Prints progress, then one table.
  *
  * Environment: BENCH_DURATION (seconds per scenario, default 10), BENCH_CONNECTIONS (default 32),
  * BENCH_MERCHANTS (default 100), BENCH_DATABASE_URL, BENCH_ENGINES (e.g. "postgres" to run one engine),
- * BENCH_LOG_LEVEL (server LOG_LEVEL, default warn), BENCH_SERVER_NODE_FLAGS (e.g. "--cpu-prof
- * --cpu-prof-dir=/tmp/prof" to profile the server).
+ * BENCH_ROUNDS (alternating rounds of a scenario and its baseline, default 2), BENCH_LOG_LEVEL (server LOG_LEVEL,
+ * default warn), BENCH_SERVER_NODE_FLAGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server).
  */
+
+type Engine = 'pglite' | 'postgres';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const MERCHANTS = Number(process.env.BENCH_MERCHANTS ?? 100);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 const WARMUP = Math.max(1, Math.min(3, Math.round(DURATION / 5)));
 /** PGlite is WebAssembly: V8 tiers its hot functions up over several seconds, so every process warms up longer. */
-const warmupFor = (engine: Engine) => (engine === 'pglite' ? Math.max(WARMUP, Math.round(DURATION * 0.6)) : WARMUP);
+const warmupFor = (engine: Engine) => (engine === 'pglite' ? Math.max(WARMUP, Math.round(DURATION * 0.5)) : WARMUP);
 const ADMIN_TOKEN = `bench-${randomBytes(8).toString('hex')}`;
-/** The server's PostgreSQL pool size (pgDatabase.ts); the SQL baseline gets the same. */
+/** Shared by the server and the bare status server, so that the server's tokens are good on both. */
+const JWT_SECRET = randomBytes(32).toString('base64');
+/** The server's PostgreSQL pool size (pgDatabase.ts); the baselines get the same. */
 const SERVER_POOL_SIZE = 20;
+const CREDIT = '10000000.00';
 const TARGETS = { initiation: 0.8, hotWallet: 400, status: 0.6, halfLoadP99: 20, rssMb: 250 };
-
-type Engine = 'pglite' | 'postgres';
 
 const log = (engine: Engine | '', message: string) =>
   process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${engine ? `[${engine}] ` : ''}${message}\n`);
 
 const fmt = (r: LoadResult) =>
   `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms` +
-  (r.failures ? `, ${r.failures} FAILED` : '');
+  (r.failures ? `, ${r.failures} FAILED` : '') +
+  (Array.isArray(r.detail?.rounds) && r.detail.rounds.length > 1
+    ? ` (rounds: ${r.detail.rounds.join(', ')} req/s)`
+    : '');
 
 /** Child processes get a clean environment: nothing of ours or of the caller's Payrail settings leaks in. */
 function baseEnv(): NodeJS.ProcessEnv {
@@ -76,10 +87,10 @@ async function adminSql(url: string, sql: string): Promise<void> {
   }
 }
 
-async function call(url: string, method: string, path: string, body?: unknown, token = ADMIN_TOKEN) {
+async function call(url: string, method: string, path: string, body?: unknown) {
   const res = await fetch(url + path, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
   const json = (await res.json()) as Record<string, unknown>;
@@ -106,66 +117,6 @@ async function createMerchant(url: string, name: string, credit: string): Promis
   return { merchantId: String(m.merchant_id), walletId: String(m.wallet_id), token, ...keys };
 }
 
-/** Runs a load generator (or baseline) child to completion and returns its result. */
-async function runChild(entry: string, plan: unknown): Promise<LoadResult> {
-  const file = join(tmpdir(), `payrail-bench-plan-${randomBytes(6).toString('hex')}.json`);
-  await writeFile(file, JSON.stringify(plan));
-  try {
-    const child = spawnTs(entry, [file], baseEnv());
-    const code = await child.exited;
-    if (code !== 0) throw new Error(`${entry} exited with ${code}:\n${child.output.join('').slice(-4000)}`);
-    return parseResult(child);
-  } finally {
-    await rm(file, { force: true });
-  }
-}
-
-/**
- * The load generator: one long-lived process (bench/driver.ts) for the whole run, so that no scenario pays for
- * its start-up; it receives plans over IPC and runs them one at a time.
- */
-class Driver {
-  private readonly child: Child;
-  private readonly pending = new Map<number, { resolve: (r: LoadResult) => void; reject: (e: Error) => void }>();
-  private nextId = 1;
-  readonly ready: Promise<void>;
-
-  constructor() {
-    this.child = spawnTs('bench/driver.ts', [], baseEnv(), [], true);
-    let markReady: () => void = () => undefined;
-    this.ready = new Promise((resolve) => (markReady = resolve));
-    this.child.process.on('message', (m: { ready?: boolean; id?: number; result?: LoadResult; error?: string }) => {
-      if (m.ready) return markReady();
-      const waiter = this.pending.get(m.id as number);
-      this.pending.delete(m.id as number);
-      if (m.error) waiter?.reject(new Error(m.error));
-      else waiter?.resolve(m.result as LoadResult);
-    });
-    void this.child.exited.then((code) => {
-      for (const waiter of this.pending.values()) {
-        waiter.reject(new Error(`driver exited (${code}):\n${this.child.output.join('').slice(-4000)}`));
-      }
-    });
-  }
-
-  async run(plan: DriverPlan): Promise<LoadResult> {
-    await this.ready;
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.child.process.send({ id, plan });
-    });
-  }
-
-  stop() {
-    this.child.process.disconnect();
-    return this.child.exited;
-  }
-}
-
-let driver: Driver;
-const drive = (plan: DriverPlan) => driver.run(plan);
-
 /** Samples a process's RSS every 200 ms; `peak(from, to)` is the largest sample in a time window. */
 function rssSampler(pid: number) {
   const samples: { at: number; bytes: number }[] = [];
@@ -181,9 +132,8 @@ function rssSampler(pid: number) {
 }
 
 interface Measured extends LoadResult {
-  /** Server CPU time per request, in ms (PGlite runs inside the server process). */
+  /** Server CPU time per request, in ms (with PGlite the database runs inside the server process). */
   cpuMsPerReq?: number;
-  cpuPercent?: number;
 }
 
 interface EngineResults {
@@ -192,51 +142,67 @@ interface EngineResults {
   hot: Measured;
   half: Measured & { rate: number };
   status: Measured;
-  baselineA: LoadResult;
-  baselineB: LoadResult;
+  baselineA: Measured;
+  baselineB: Measured;
   rssPeakMb: number;
   rssAfterMb: number;
 }
 
-async function benchEngine(engine: Engine): Promise<EngineResults> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'payrail-bench-'));
-  const cleanups: (() => Promise<void>)[] = [() => rm(dataDir, { recursive: true, force: true })];
-  let server: Child | undefined;
-  try {
-    let pgUrl: string | undefined;
-    let schema: string | undefined;
-    if (engine === 'postgres') {
-      const root = process.env.BENCH_DATABASE_URL as string;
-      schema = `bench_${randomBytes(5).toString('hex')}`;
-      await adminSql(root, `CREATE SCHEMA ${schema}`);
-      cleanups.push(() => adminSql(root, `DROP SCHEMA IF EXISTS ${schema} CASCADE`));
-      pgUrl = withSearchPath(root, schema);
-    }
+/** A fresh place for one process's database: a PostgreSQL schema (URL with its search_path) or a directory. */
+async function freshStorage(engine: Engine, label: string, cleanups: (() => Promise<void>)[]): Promise<string> {
+  if (engine === 'postgres') {
+    const root = process.env.BENCH_DATABASE_URL as string;
+    const schema = `bench_${label}_${randomBytes(4).toString('hex')}`;
+    await adminSql(root, `CREATE SCHEMA ${schema}`);
+    cleanups.push(() => adminSql(root, `DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+    return withSearchPath(root, schema);
+  }
+  const dir = await mkdtemp(join(tmpdir(), `payrail-bench-${label}-`));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
 
+async function benchEngine(engine: Engine, driver: IpcChild<{ plan: DriverPlan }, RawRun>): Promise<EngineResults> {
+  const cleanups: (() => Promise<void>)[] = [];
+  const children: { stop(): Promise<void> }[] = [];
+  const drive = async (plan: DriverPlan) => summarize([await driver.request({ plan })]);
+  try {
+    // The server, and the two baselines on their own copies of the schema, start side by side.
+    const serverStorage = await freshStorage(engine, 'srv', cleanups);
+    const sqlStorage = await freshStorage(engine, 'sql', cleanups);
+    const bareStorage = await freshStorage(engine, 'bare', cleanups);
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    log(engine, `starting the server on ${url}${schema ? ` (schema ${schema})` : ` (data ${dataDir})`}`);
+    log(engine, `starting the server on ${url} and the two baselines`);
     const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-    server = spawnTs(
+    const server = spawnTs(
       'packages/server/src/main.ts',
       [],
       {
         ...baseEnv(),
         PORT: String(port),
         HOST: '127.0.0.1',
-        PAYRAIL_DATA_DIR: dataDir,
+        ...(engine === 'postgres' ? { DATABASE_URL: serverStorage } : { PAYRAIL_DATA_DIR: serverStorage }),
         PAYRAIL_ADMIN_TOKEN: ADMIN_TOKEN,
+        PAYRAIL_JWT_SECRET: JWT_SECRET,
         LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
         PAYRAIL_RATE_LIMIT_PER_MINUTE: '1000000000',
         PAYRAIL_TOKEN_TTL_SECONDS: '7200',
         // Payouts stay INITIATED: the worker's later steps would otherwise compete with the initiations measured.
         PAYRAIL_SANDBOX_STEP_MS: '3600000',
-        ...(pgUrl ? { DATABASE_URL: pgUrl } : {}),
       },
       flags,
     );
+    children.push({ stop: () => stopChild(server) });
+    const barePort = await freePort();
+    const bareUrl = `http://127.0.0.1:${barePort}`;
+    const bare = spawnTs('bench/bareStatus.ts', [String(barePort), bareStorage], {
+      ...baseEnv(),
+      PAYRAIL_JWT_SECRET: JWT_SECRET,
+    });
+    children.push({ stop: () => stopChild(bare) });
     const started = Date.now();
-    await waitHealthy(`${url}/healthz`, server);
+    await Promise.all([waitHealthy(`${url}/healthz`, server), waitHealthy(`${bareUrl}/healthz`, bare)]);
     log(engine, `server ready in ${((Date.now() - started) / 1000).toFixed(1)} s, pid ${server.pid}`);
     const rss = rssSampler(server.pid);
 
@@ -244,29 +210,31 @@ async function benchEngine(engine: Engine): Promise<EngineResults> {
     const merchants: BenchMerchant[] = [];
     for (let i = 0; i < MERCHANTS; i += 10) {
       const batch = Array.from({ length: Math.min(10, MERCHANTS - i) }, (_, j) =>
-        createMerchant(url, `Bench ${i + j}`, '10000000.00'),
+        createMerchant(url, `Bench ${i + j}`, CREDIT),
       );
       merchants.push(...(await Promise.all(batch)));
     }
     const hot = await createMerchant(url, 'Bench Hot', '100000000.00');
 
+    const sqlConfig: SqlBaselineConfig = {
+      target: sqlStorage,
+      poolSize: SERVER_POOL_SIZE,
+      concurrency: CONNECTIONS,
+      merchants,
+      creditPaise: CREDIT.replace('.', ''),
+    };
+    const configFile = join(tmpdir(), `payrail-bench-sql-${randomBytes(6).toString('hex')}.json`);
+    await writeFile(configFile, JSON.stringify(sqlConfig));
+    cleanups.push(() => rm(configFile, { force: true }));
+    const sql = new IpcChild<SqlBaselineRequest, RawRun>(
+      spawnTs('bench/sqlBaseline.ts', [configFile], baseEnv(), [], true),
+    );
+    children.push(sql);
+    const sqlRun = (seconds: number) => sql.request({ seconds, senderPrefix: `s${randomBytes(4).toString('hex')}` });
+
     // Bodies are encrypted ahead of each run: enough for 1.5 × the last measured rate (the driver makes more on
     // the fly should a run outpace them).
-    let lastRps = 1500;
-    const measure = async (label: string, plan: DriverPlan): Promise<Measured> => {
-      const cpuBefore = cpuMsOf(server?.pid as number);
-      const from = Date.now();
-      const result = await drive(plan);
-      if (plan.kind === 'initiate' && !plan.overallRate) lastRps = result.rps;
-      const cpu = (cpuMsOf(server?.pid as number) ?? 0) - (cpuBefore ?? 0);
-      const measured: Measured = {
-        ...result,
-        cpuMsPerReq: cpu / Math.max(1, result.total),
-        cpuPercent: (cpu / (Date.now() - from)) * 100,
-      };
-      log(engine, `${label}: ${fmt(measured)}; server CPU ${measured.cpuMsPerReq?.toFixed(2)} ms/req`);
-      return measured;
-    };
+    let lastRps = 1000;
     const initiatePlan = (ms: DriverMerchant[], seconds: number, rate?: number): DriverPlan => ({
       url,
       kind: 'initiate',
@@ -274,50 +242,111 @@ async function benchEngine(engine: Engine): Promise<EngineResults> {
       durationSec: seconds,
       merchants: ms,
       senderPrefix: `b${randomBytes(4).toString('hex')}`,
-      precompute: Math.min(200_000, Math.ceil((rate ?? lastRps * 1.5) * seconds) + 1000),
+      precompute: Math.min(200_000, Math.ceil((rate ?? lastRps * 1.5) * seconds) + 500),
       ...(rate ? { overallRate: rate } : {}),
     });
 
+    /** Measures a server scenario (and, when given, its baseline in alternating rounds), with CPU per request. */
+    const measure = async (
+      label: string,
+      plan: (seconds: number) => DriverPlan,
+      baseline?: { run: (seconds: number) => Promise<RawRun>; pid: number },
+    ) => {
+      const runs: RawRun[] = [];
+      const baseRuns: RawRun[] = [];
+      let cpu = 0;
+      let baseCpu = 0;
+      const rounds = baseline ? ROUNDS : 1;
+      for (let round = 0; round < rounds; round++) {
+        const before = cpuMsOf(server.pid) ?? 0;
+        runs.push(await driver.request({ plan: plan(DURATION / rounds) }));
+        cpu += (cpuMsOf(server.pid) ?? 0) - before;
+        if (baseline) {
+          const baseBefore = cpuMsOf(baseline.pid) ?? 0;
+          baseRuns.push(await baseline.run(DURATION / rounds));
+          baseCpu += (cpuMsOf(baseline.pid) ?? 0) - baseBefore;
+        }
+      }
+      const result: Measured = { ...summarize(runs) };
+      result.cpuMsPerReq = cpu / Math.max(1, result.total);
+      log(engine, `${label}: ${fmt(result)}; server CPU ${result.cpuMsPerReq.toFixed(2)} ms/req`);
+      const base: Measured | undefined = baseline ? { ...summarize(baseRuns) } : undefined;
+      if (base) base.cpuMsPerReq = baseCpu / Math.max(1, base.total);
+      return { result, base };
+    };
+
     const warmup = warmupFor(engine);
-    log(engine, `warm-up ${warmup} s`);
+    log(engine, `warm-up ${warmup} s (server and SQL baseline)`);
     lastRps = (await drive(initiatePlan(merchants, warmup))).rps;
+    await sqlRun(warmup);
     const loadFrom = Date.now();
-    const initMany = await measure(
-      `initiation over ${merchants.length} wallets, ${CONNECTIONS} connections, ${DURATION} s`,
-      initiatePlan(merchants, DURATION),
+
+    const many = await measure(
+      `initiation over ${merchants.length} wallets, ${CONNECTIONS} connections, ${DURATION} s (with baseline a)`,
+      (seconds) => initiatePlan(merchants, seconds),
+      { run: sqlRun, pid: sql.child.pid },
     );
-    const hotResult = await measure(`initiation on one hot wallet, ${DURATION} s`, initiatePlan([hot], DURATION));
-    const rate = Math.max(1, Math.floor(initMany.rps / 2));
-    const half = await measure(
-      `initiation at half the peak (${rate} req/s), ${DURATION} s`,
-      initiatePlan(merchants, DURATION, rate),
+    const baselineA = many.base as Measured;
+    log(
+      engine,
+      `baseline (a) initiation SQL only: ${fmt(baselineA)}; its CPU ${baselineA.cpuMsPerReq?.toFixed(2)} ms/req`,
+    );
+    lastRps = many.result.rps;
+    const hotRun = await measure(`initiation on one hot wallet, ${DURATION} s`, (s) => initiatePlan([hot], s));
+    const rate = Math.max(1, Math.floor(many.result.rps / 2));
+    const half = await measure(`initiation at half the peak (${rate} req/s), ${DURATION} s`, (s) =>
+      initiatePlan(merchants, s, rate),
     );
 
+    // The newest payouts (two admin pages, spread over every merchant), each asked about with its merchant's
+    // token, on the server and on the bare server (which gets copies of those rows).
     log(engine, 'collecting payouts for the status scenario');
-    // The newest payouts (two admin pages: the half-load run's, spread over every merchant), each asked about
-    // with its own merchant's token.
-    const tokenOf = new Map([...merchants, hot].map((m) => [m.merchantId, m.token]));
-    const statusTargets: { token: string; path: string }[] = [];
+    const byId = new Map([...merchants, hot].map((m) => [m.merchantId, m]));
+    const picked: { transaction_id: string; merchant_id: string; wallet_id: string; sender_id: string }[] = [];
     let cursor = '';
     for (let page = 0; page < 2; page++) {
       const list = await call(url, 'GET', `/admin/v1/payouts?limit=200${cursor ? `&cursor=${cursor}` : ''}`);
-      for (const p of list.data as { transaction_id: string; merchant_id: string }[]) {
-        const token = tokenOf.get(p.merchant_id);
-        if (token) statusTargets.push({ token, path: `/payout/v1/status?transaction_id=${p.transaction_id}` });
-      }
+      picked.push(...(list.data as typeof picked));
       cursor = String(list.next_cursor ?? '');
       if (!cursor) break;
     }
-    const statusPlan = (seconds: number): DriverPlan => ({
-      url,
-      kind: 'status',
-      connections: CONNECTIONS,
-      durationSec: seconds,
-      statusTargets,
+    const statusTargets = picked.map((p) => ({
+      token: (byId.get(p.merchant_id) as BenchMerchant).token,
+      path: `/payout/v1/status?transaction_id=${p.transaction_id}`,
+    }));
+    const seed: BareSeed = {
+      merchants: [...byId.values()],
+      payouts: picked.map((p) => ({
+        transactionId: p.transaction_id,
+        merchantId: p.merchant_id,
+        walletId: p.wallet_id,
+        senderId: p.sender_id,
+      })),
+    };
+    const seeded = await fetch(`${bareUrl}/_seed`, { method: 'POST', body: JSON.stringify(seed) });
+    if (seeded.status !== 200) throw new Error(`seeding the bare server failed: ${await seeded.text()}`);
+    const statusPlan =
+      (target: string) =>
+      (seconds: number): DriverPlan => ({
+        url: target,
+        kind: 'status',
+        connections: CONNECTIONS,
+        durationSec: seconds,
+        statusTargets,
+      });
+    await drive(statusPlan(url)(WARMUP));
+    await drive(statusPlan(bareUrl)(warmup));
+    const status = await measure(`status by transaction_id, ${DURATION} s (with baseline b)`, statusPlan(url), {
+      run: (s) => driver.request({ plan: statusPlan(bareUrl)(s) }),
+      pid: bare.pid,
     });
-    await drive(statusPlan(WARMUP));
-    const status = await measure(`status by transaction_id, ${DURATION} s`, statusPlan(DURATION));
+    const baselineB = status.base as Measured;
+    log(
+      engine,
+      `baseline (b) bare node:http status: ${fmt(baselineB)}; its CPU ${baselineB.cpuMsPerReq?.toFixed(2)} ms/req`,
+    );
     const loadTo = Date.now();
+
     await sleep(2000);
     const rssAfter = rssOf(server.pid) ?? 0;
     const rssPeak = rss.peak(loadFrom, loadTo);
@@ -326,76 +355,26 @@ async function benchEngine(engine: Engine): Promise<EngineResults> {
       engine,
       `server RSS: peak ${(rssPeak / 2 ** 20).toFixed(0)} MB under load, ${(rssAfter / 2 ** 20).toFixed(0)} MB after`,
     );
-    await stopChild(server);
-    log(engine, 'server stopped');
-
-    // Baseline (b): the bare status server on the same data.
-    const barePort = await freePort();
-    const bareUrl = `http://127.0.0.1:${barePort}`;
-    const bare = spawnTs('bench/bareStatus.ts', [String(barePort), pgUrl ?? join(dataDir, 'pgdata')], baseEnv());
-    let baselineB: LoadResult;
-    try {
-      await waitHealthy(`${bareUrl}/healthz`, bare);
-      await drive({ ...statusPlan(warmup), url: bareUrl });
-      baselineB = await drive({ ...statusPlan(DURATION), url: bareUrl });
-      log(engine, `baseline (b) bare node:http status: ${fmt(baselineB)}`);
-    } finally {
-      await stopChild(bare);
-    }
-
-    // Baseline (a): the initiation SQL on a copy of the schema (same merchants and wallets).
-    const sqlPlan: SqlBaselinePlan = {
-      engine,
-      poolSize: SERVER_POOL_SIZE,
-      concurrency: CONNECTIONS,
-      warmupSec: warmup,
-      durationSec: DURATION,
-      merchants: merchants.map((m) => ({ merchantId: m.merchantId, walletId: m.walletId })),
-      senderPrefix: `s${randomBytes(4).toString('hex')}`,
-    };
-    if (engine === 'postgres') {
-      const root = process.env.BENCH_DATABASE_URL as string;
-      const copy = `${schema}_sql`;
-      await adminSql(root, `CREATE SCHEMA ${copy}`);
-      cleanups.push(() => adminSql(root, `DROP SCHEMA IF EXISTS ${copy} CASCADE`));
-      const db = createPgDatabase({ url: root, schema: copy });
-      await migrate(db);
-      await db.close();
-      await adminSql(
-        root,
-        `INSERT INTO ${copy}.merchants SELECT * FROM ${schema}.merchants;
-         INSERT INTO ${copy}.wallets SELECT * FROM ${schema}.wallets;`,
-      );
-      sqlPlan.url = withSearchPath(root, copy);
-    } else {
-      const copyDir = await mkdtemp(join(tmpdir(), 'payrail-bench-sql-'));
-      cleanups.push(() => rm(copyDir, { recursive: true, force: true }));
-      await cp(join(dataDir, 'pgdata'), join(copyDir, 'pgdata'), { recursive: true });
-      sqlPlan.dataDir = join(copyDir, 'pgdata');
-    }
-    const baselineA = await runChild('bench/sqlBaseline.ts', sqlPlan);
-    log(engine, `baseline (a) initiation SQL only: ${fmt(baselineA)}`);
-
     return {
       engine,
-      initMany,
-      hot: hotResult,
-      half: { ...half, rate },
-      status,
+      initMany: many.result,
+      hot: hotRun.result,
+      half: { ...half.result, rate },
+      status: status.result,
       baselineA,
       baselineB,
       rssPeakMb: rssPeak / 2 ** 20,
       rssAfterMb: rssAfter / 2 ** 20,
     };
   } finally {
-    if (server) await stopChild(server, 'SIGKILL');
+    for (const child of children.reverse()) await child.stop().catch(() => undefined);
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   }
 }
 
 function table(results: EngineResults[]): string {
   const rows: string[][] = [
-    ['engine', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'target', 'met', 'srv CPU ms/req'],
+    ['engine', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'target', 'met', 'CPU ms/req'],
   ];
   const n = (v: number, d = 0) => v.toFixed(d);
   const ok = (b: boolean) => (b ? 'yes' : 'NO');
@@ -458,7 +437,8 @@ function table(results: EngineResults[]): string {
         '',
         'baseline',
         '',
-        '',
+        // With PGlite the database runs inside the baseline's process: its CPU per initiation is the database's.
+        r.engine === 'pglite' ? cpu(r.baselineA) : '',
       ],
       [
         r.engine,
@@ -469,7 +449,7 @@ function table(results: EngineResults[]): string {
         '',
         'baseline',
         '',
-        '',
+        cpu(r.baselineB),
       ],
       [
         r.engine,
@@ -503,10 +483,10 @@ async function main() {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
-  driver = new Driver();
+  const driver = new IpcChild<{ plan: DriverPlan }, RawRun>(spawnTs('bench/driver.ts', [], baseEnv(), [], true));
   const results: EngineResults[] = [];
   try {
-    for (const engine of engines) results.push(await benchEngine(engine));
+    for (const engine of engines) results.push(await benchEngine(engine, driver));
   } finally {
     await driver.stop();
   }

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import { ulid } from 'ulid';
-import { percentile, type LoadResult } from './common.ts';
+import { migrateRaw, openRaw, seedMerchants, type RawDb, type SeedMerchant } from './baselineDb.ts';
+import { serveIpc, type RawRun } from './common.ts';
 
 /**
  * Baseline (a): exactly the SQL one payout initiation executes (PayoutService.initiate with the repositories it
@@ -16,25 +15,24 @@ import { percentile, type LoadResult } from './common.ts';
  *      separate duplicate SELECT runs only when a bank rule refuses, never on this path)
  *   5. job upsert                          (JobRepository.schedule)
  *   6. INSERT INTO ledger_entries … RETURNING balance_after (the trigger debits the wallet)
- *   7. usage upsert for the IST day       (UsageRepository.add)
- *   8. usage upsert for the IST month
- *   9. COMMIT
+ *   7. usage upsert of the IST day and month in one statement (UsageRepository.addDayAndMonth)
+ *   8. COMMIT
  */
 
-export interface SqlBaselinePlan {
-  engine: 'postgres' | 'pglite';
-  /** PostgreSQL connection string (with its search_path), or the PGlite data directory. */
-  url?: string;
-  dataDir?: string;
+export interface SqlBaselineConfig {
+  /** A postgres:// URL whose search_path is a fresh schema, or a fresh PGlite directory. */
+  target: string;
   poolSize: number;
   concurrency: number;
-  warmupSec: number;
-  durationSec: number;
-  merchants: { merchantId: string; walletId: string }[];
-  senderPrefix: string;
+  merchants: SeedMerchant[];
+  /** Opening balance of every wallet, in paise. */
+  creditPaise: string;
 }
 
-const INT8_OID = 20;
+export interface SqlBaselineRequest {
+  seconds: number;
+  senderPrefix: string;
+}
 
 const SQL = {
   merchant: 'SELECT * FROM merchants WHERE id = $1',
@@ -48,65 +46,30 @@ const SQL = {
   ledger: `INSERT INTO ledger_entries (wallet_id, kind, amount, balance_after, payout_id, collection_id, reference)
          VALUES ($1, $2, $3, 0, $4, $5, $6) RETURNING balance_after`,
   usage: `INSERT INTO merchant_usage (merchant_id, period, amount)
-       SELECT $1, $2, $3::int8 WHERE $4::int8 IS NULL OR $3::int8 <= $4::int8
+       SELECT $1, v.period, $2::int8
+         FROM (VALUES (1, $3::text, $4::int8), (2, $5::text, $6::int8)) AS v (ord, period, lim)
+        WHERE v.lim IS NULL OR $2::int8 <= v.lim
+        ORDER BY v.ord
        ON CONFLICT (merchant_id, period) DO UPDATE SET amount = merchant_usage.amount + EXCLUDED.amount
-        WHERE $4::int8 IS NULL OR merchant_usage.amount + EXCLUDED.amount <= $4::int8
-       RETURNING amount`,
+        WHERE (CASE WHEN merchant_usage.period = $3 THEN $4::int8 ELSE $6::int8 END) IS NULL
+           OR merchant_usage.amount + EXCLUDED.amount
+              <= (CASE WHEN merchant_usage.period = $3 THEN $4::int8 ELSE $6::int8 END)
+       RETURNING period`,
   job: `INSERT INTO jobs (kind, subject_id, run_at) VALUES ($1, $2, now() + make_interval(secs => $3::float8 / 1000))
        ON CONFLICT (kind, subject_id)
        DO UPDATE SET run_at = EXCLUDED.run_at, attempts = 0, locked_until = NULL, last_error = NULL`,
 };
 
-interface Runner {
-  read(sql: string, params: unknown[]): Promise<unknown>;
-  transaction(
-    fn: (q: (sql: string, params: unknown[]) => Promise<{ rows: unknown[] }>) => Promise<void>,
-  ): Promise<void>;
-  close(): Promise<void>;
-}
-
-async function openRunner(plan: SqlBaselinePlan): Promise<Runner> {
-  if (plan.engine === 'postgres') {
-    const types = {
-      getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID ? (value: string) => BigInt(value) : pg.types.getTypeParser(oid, format ?? 'text'),
-    };
-    const pool = new pg.Pool({ connectionString: plan.url, max: plan.poolSize, types: types as pg.CustomTypesConfig });
-    return {
-      read: (sql, params) => pool.query(sql, params),
-      async transaction(fn) {
-        const client = await pool.connect();
-        try {
-          await client.query('BEGIN');
-          await fn((sql, params) => client.query(sql, params));
-          await client.query('COMMIT');
-        } catch (err) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw err;
-        } finally {
-          client.release();
-        }
-      },
-      close: () => pool.end(),
-    };
-  }
-  const db = await PGlite.create(plan.dataDir as string, { parsers: { [INT8_OID]: (v: string) => BigInt(v) } });
-  return {
-    read: (sql, params) => db.query(sql, params),
-    transaction: (fn) => db.transaction(async (tx) => fn((sql, params) => tx.query(sql, params))),
-    close: () => db.close(),
-  };
-}
-
 const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
 
-async function initiateOnce(run: Runner, merchantId: string, walletId: string, senderId: string): Promise<void> {
-  await run.read(SQL.merchant, [merchantId]);
-  await run.read(SQL.wallet, [walletId]);
+async function initiateOnce(run: RawDb, merchantId: string, walletId: string, senderId: string): Promise<void> {
+  await run.query(SQL.merchant, [merchantId]);
+  await run.query(SQL.wallet, [walletId]);
   const now = new Date();
   const day = new Date(now.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
   const id = `PT${ulid(now.getTime())}`;
-  await run.transaction(async (q) => {
+  await run.transaction(async (tx) => {
+    const q = (sql: string, params: unknown[]) => tx.query(sql, params);
     await q(SQL.insertPayout, [
       id,
       merchantId,
@@ -130,55 +93,51 @@ async function initiateOnce(run: Runner, merchantId: string, walletId: string, s
     ]);
     await q(SQL.job, ['payout.advance', id, 600_000]);
     await q(SQL.ledger, [walletId, 'payout_debit', -100n, id, null, null]);
-    await q(SQL.usage, [merchantId, `D${day}`, 100n, null]);
-    await q(SQL.usage, [merchantId, `M${day.slice(0, 7)}`, 100n, null]);
+    await q(SQL.usage, [merchantId, 100n, `D${day}`, null, `M${day.slice(0, 7)}`, null]);
   });
 }
 
+/**
+ * A long-lived process: migrates and seeds its own copy of the schema at start, then runs timed phases of
+ * back-to-back initiations (`concurrency` callers over a pool of `poolSize`) whenever asked over IPC.
+ */
 async function main() {
-  const plan = JSON.parse(readFileSync(process.argv[2] as string, 'utf8')) as SqlBaselinePlan;
-  const run = await openRunner(plan);
-  let n = 0;
-  let failures = 0;
-  const phase = async (seconds: number, latencies: number[] | null) => {
-    const end = performance.now() + seconds * 1000;
+  const config = JSON.parse(readFileSync(process.argv[2] as string, 'utf8')) as SqlBaselineConfig;
+  const run = await openRaw(config.target, config.poolSize);
+  await migrateRaw(run);
+  await seedMerchants(run, config.merchants, BigInt(config.creditPaise));
+
+  serveIpc(async (req: SqlBaselineRequest): Promise<RawRun> => {
+    let n = 0;
+    let failures = 0;
+    const latencies: number[] = [];
+    const cpuBefore = process.cpuUsage();
+    const started = performance.now();
+    const end = started + req.seconds * 1000;
     await Promise.all(
-      Array.from({ length: plan.concurrency }, async () => {
+      Array.from({ length: config.concurrency }, async () => {
         while (performance.now() < end) {
           const i = n++;
-          const m = plan.merchants[i % plan.merchants.length] as SqlBaselinePlan['merchants'][number];
-          const started = performance.now();
+          const m = config.merchants[i % config.merchants.length] as SeedMerchant;
+          const t0 = performance.now();
           try {
-            await initiateOnce(run, m.merchantId, m.walletId, `${plan.senderPrefix}-${i.toString(36)}`);
+            await initiateOnce(run, m.merchantId, m.walletId, `${req.senderPrefix}-${i.toString(36)}`);
+            latencies.push(performance.now() - t0);
           } catch (err) {
             failures++;
             if (failures < 5) process.stderr.write(`baseline initiation failed: ${(err as Error).message}\n`);
           }
-          latencies?.push(performance.now() - started);
         }
       }),
     );
-  };
-  await phase(plan.warmupSec, null);
-  const latencies: number[] = [];
-  const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  await phase(plan.durationSec, latencies);
-  const elapsed = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
-  await run.close();
-  latencies.sort((a, b) => a - b);
-  const out: LoadResult = {
-    rps: latencies.length / elapsed,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    mean: latencies.reduce((s, v) => s + v, 0) / Math.max(1, latencies.length),
-    total: latencies.length,
-    failures,
-    // With PGlite the database runs in this process, so this is the database's CPU time per initiation.
-    detail: { cpuMsPerOp: (cpu.user + cpu.system) / 1000 / Math.max(1, latencies.length) },
-  };
-  process.stdout.write(`RESULT ${JSON.stringify(out)}\n`);
+    const cpu = process.cpuUsage(cpuBefore);
+    return {
+      seconds: (performance.now() - started) / 1000,
+      latencies,
+      failures,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+    };
+  });
 }
 
 void main().catch((err) => {

@@ -52,7 +52,8 @@ export class Output {
 
   error(err: unknown): void {
     const described = describeError(err);
-    if (this.json) this.stdout.write(`${JSON.stringify({ error: described }, null, 2)}\n`);
+    // One line, so that it also ends an NDJSON stream (payout watch --json) cleanly.
+    if (this.json) this.stdout.write(`${JSON.stringify({ error: described })}\n`);
     else {
       const code = described.code === undefined ? '' : ` [${described.code}]`;
       this.stderr.write(`payrail: ${described.message}${code}\n`);

@@ -80,7 +80,7 @@ describe('webhook verify', () => {
       beneficiary: { name: 'Asha Rao', accountNumber: '100000000001', ifsc: 'SBOX0000001' },
       callbackUrl: `${receiver.url}/hook`,
     });
-    const hook = await eventually(() => receiver.at('/hook').find((h) => h.body.includes('payout.success')));
+    const hook = await eventually(() => receiver.at('/hook').find((h) => h.body.includes('payout.success')), 20_000);
     if (!hook) throw new Error('no webhook received');
     delivery = { headers: hook.headers as Record<string, string>, body: hook.body };
   });

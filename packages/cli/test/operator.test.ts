@@ -135,7 +135,7 @@ describe('operator commands', () => {
     await eventually(async () => {
       const r = await admin(t.url, 'GET', `/admin/v1/webhooks/deliveries?subject_id=${p.transactionId}`);
       return (r.body.data as unknown[]).length >= 2;
-    });
+    }, 20_000);
     const [deliveries, human] = await Promise.all([
       op('webhooks', 'deliveries', '--subject', p.transactionId, '--json'),
       op('webhooks', 'deliveries', '--merchant', merchantId),

@@ -222,13 +222,16 @@ export class Core {
           data = decryptJsonObject(body.data, this.scheme, this.keys);
         } catch (err) {
           if (!(err instanceof DecryptError)) throw err;
-          throw new ServerError({
-            code: 'BAD_RESPONSE',
-            message: `The answer's data could not be decrypted with this client's ${this.scheme} keys (${err.reason})`,
-            operation: spec.operation,
-            httpStatus: answer.status,
-            requestId: answer.headers.get('x-request-id') ?? undefined,
-          });
+          // A refusal stays a refusal even when its extra data cannot be read; a success must be readable.
+          if (code === 2000) {
+            throw new ServerError({
+              code: 'BAD_RESPONSE',
+              message: `The answer's data could not be decrypted with this client's ${this.scheme} keys (${err.reason})`,
+              operation: spec.operation,
+              httpStatus: answer.status,
+              requestId: answer.headers.get('x-request-id') ?? undefined,
+            });
+          }
         }
       }
       if (code === 2000 && answer.status < 300) return { ok: true, data, raw: body ?? {}, status: answer.status };

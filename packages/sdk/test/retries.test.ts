@@ -147,10 +147,10 @@ describe('reads: retries with jittered exponential backoff', () => {
   it('retries a dropped connection and a request that times out', async () => {
     const s = await scripted([
       (res) => res.socket?.destroy(),
-      () => undefined, // never answers: the 200 ms timeout ends the attempt
+      () => undefined, // never answers: the 1 s timeout ends the attempt
     ]);
     try {
-      const balance = await s.client({ timeoutMs: 200 }).wallets.balance('WL1');
+      const balance = await s.client({ timeoutMs: 1_000 }).wallets.balance('WL1');
       expect(balance.walletId).toBe('WL1');
       expect(s.counts.balance).toBe(3);
     } finally {

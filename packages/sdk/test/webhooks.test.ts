@@ -27,7 +27,7 @@ let legacyHook: ReceivedWebhook;
 async function deliveredFor(merchant: TestMerchant, scheme: 'v1' | 'v2', path: string): Promise<ReceivedWebhook> {
   const payrail = clientFor(t.url, merchant, { scheme });
   await payrail.payouts.initiate(payoutInput(merchant.wallet_id, { callbackUrl: receiver.url + path }));
-  const found = await eventually(() => receiver.at(path).find((h) => h.body.includes('"payout.success"')));
+  const found = await eventually(() => receiver.at(path).find((h) => h.body.includes('"payout.success"')), 20_000);
   return found as ReceivedWebhook;
 }
 

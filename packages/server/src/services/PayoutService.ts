@@ -125,12 +125,15 @@ export class PayoutService {
           if (err instanceof InsufficientFunds) throw new Refusal(PayoutCodes.insufficientBalance);
           throw err;
         }
-        if (!(await UsageRepository.add(tx, merchant.id, `D${draft.istDay}`, draft.amount, merchant.dailyLimit))) {
-          throw new Refusal(PayoutCodes.dailyLimitExceeded);
-        }
-        if (!(await UsageRepository.add(tx, merchant.id, `M${draft.istMonth}`, draft.amount, merchant.monthlyLimit))) {
-          throw new Refusal(PayoutCodes.monthlyLimitExceeded);
-        }
+        const allowance = await UsageRepository.addDayAndMonth(
+          tx,
+          merchant.id,
+          draft.amount,
+          { period: `D${draft.istDay}`, limit: merchant.dailyLimit },
+          { period: `M${draft.istMonth}`, limit: merchant.monthlyLimit },
+        );
+        if (allowance === 'day') throw new Refusal(PayoutCodes.dailyLimitExceeded);
+        if (allowance === 'month') throw new Refusal(PayoutCodes.monthlyLimitExceeded);
         return inserted;
       });
       this.metrics.payoutsInitiated.inc({ mode: payout.paymentMode });

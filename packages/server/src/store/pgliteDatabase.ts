@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, Queryable, QueryResult } from './Database.ts';
 
@@ -17,6 +19,12 @@ function toResult<R>(result: PgliteResults): QueryResult<R> {
  * connection that serialises transactions itself, which is what keeps the same SQL correct on it.
  */
 export async function createPgliteDatabase(dataDir: string | undefined): Promise<Database> {
+  if (dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'))) {
+    // A new directory: PGlite runs initdb in this process, and the instance that did so keeps initdb's
+    // WebAssembly memory (about 450 MB resident) for as long as it lives. Create the cluster, close it, and open
+    // it again, so that the process keeps only what a running database needs.
+    await (await PGlite.create(dataDir)).close();
+  }
   const db = await PGlite.create(dataDir ?? 'memory://', {
     parsers: { [INT8_OID]: (value: string) => BigInt(value) },
   });

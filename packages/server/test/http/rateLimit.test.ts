@@ -211,6 +211,11 @@ describe.runIf(process.env.TEST_REDIS_URL)('status rate limits shared through Re
       }
       expectLimited(await statusRequest(onA, endpoint), endpoint, 200);
       expectLimited(await statusRequest(onB, endpoint), endpoint, 200);
+      // The other status endpoint has its own count in the shared store.
+      const other: Endpoint = endpoint === 'payout' ? 'collection' : 'payout';
+      const res = await statusRequest(onB, other);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('ratelimit-remaining')).toBe('199');
     },
   );
 
