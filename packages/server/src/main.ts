@@ -1,9 +1,9 @@
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from './config.ts';
-import { createLogger } from './logger.ts';
+import { runServer } from './runServer.ts';
 import { DataDirLockedError } from './store/dataDirLock.ts';
-import { createServer } from './server.ts';
 
-/** `npm start`: load configuration, start the server, stop gracefully on SIGTERM/SIGINT. */
+/** `npm start`: load configuration, run the server until SIGTERM/SIGINT. Exit 2: bad configuration; 3: data dir in use. */
 async function main() {
   let config;
   try {
@@ -15,46 +15,22 @@ async function main() {
     }
     throw err;
   }
-  const logger = createLogger(config.logLevel);
-  let server;
-  try {
-    server = await createServer(config, { logger });
-  } catch (err) {
-    if (err instanceof DataDirLockedError) {
-      process.stderr.write(`payrail: ${err.message}\n`);
-      process.exit(3);
-    }
-    throw err;
-  }
-  const address = await server.listen();
-  if (server.adminTokenGenerated) {
+  await runServer(config, ({ generatedAdminToken }) => {
+    if (!generatedAdminToken) return;
     // Shown on the terminal, deliberately not through the logger, so it never lands in shipped logs.
     process.stdout.write(
-      `\nAdmin token (kept in ${config.dataDir}/admin-token): ${server.adminToken}\n` +
+      `\nAdmin token (kept in ${join(config.dataDir, 'admin-token')}): ${generatedAdminToken}\n` +
         `Set PAYRAIL_ADMIN_TOKEN to choose your own.\n\n`,
     );
-  }
-  logger.info({ address, mode: config.mode, engine: server.db.engine }, 'payrail listening');
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    const timer = setTimeout(() => {
-      logger.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, 20_000);
-    timer.unref();
-    await server.close();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  });
+  process.exit(0);
 }
 
 void main().catch((err) => {
+  if (err instanceof DataDirLockedError) {
+    process.stderr.write(`payrail: ${err.message}\n`);
+    process.exit(3);
+  }
   process.stderr.write(`payrail: failed to start: ${(err as Error).message}\n`);
   process.exit(1);
 });

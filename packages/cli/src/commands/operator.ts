@@ -36,16 +36,13 @@ function applyServerFlags(opts: { port?: string; host?: string; dataDir?: string
 }
 
 // Server code is loaded only by the commands that run it, so that merchant commands start fast.
-const serverSrc = (file: string) => new URL(`../../../server/src/${file}`, import.meta.url).href;
+const loadServer = () => import('@payrail/server');
 
-async function loadServerConfig() {
-  const { loadConfig, ConfigError } = (await import(
-    serverSrc('config.ts')
-  )) as typeof import('../../../server/src/config.ts');
+async function loadServerConfig(server: Awaited<ReturnType<typeof loadServer>>) {
   try {
-    return loadConfig(process.env);
+    return server.loadConfig(process.env);
   } catch (err) {
-    if (err instanceof ConfigError) throw new UsageError(`invalid configuration: ${err.message}`);
+    if (err instanceof server.ConfigError) throw new UsageError(`invalid configuration: ${err.message}`);
     throw err;
   }
 }
@@ -61,44 +58,25 @@ function serverCommands(program: Command) {
     .action(async (opts, cmd: Command) => {
       const out = output(cmd);
       applyServerFlags(opts);
-      const config = await loadServerConfig();
-      const [{ createLogger }, { createServer }, { DataDirLockedError }] = await Promise.all([
-        import(serverSrc('logger.ts')) as Promise<typeof import('../../../server/src/logger.ts')>,
-        import(serverSrc('server.ts')) as Promise<typeof import('../../../server/src/server.ts')>,
-        import(serverSrc('store/dataDirLock.ts')) as Promise<typeof import('../../../server/src/store/dataDirLock.ts')>,
-      ]);
-      const logger = createLogger(config.logLevel);
-      let server;
+      const server = await loadServer();
+      const config = await loadServerConfig(server);
       try {
-        server = await createServer(config, { logger });
+        await server.runServer(config, ({ address, mode, engine, generatedAdminToken }) => {
+          const info = { event: 'listening', address, mode, engine };
+          if (out.json) out.line(info, () => '');
+          else process.stderr.write(`payrail: listening on ${address} (${mode} mode, ${engine})\n`);
+          if (generatedAdminToken && !out.json) {
+            // On the terminal only, never through the logger.
+            process.stderr.write(
+              `Admin token (kept in ${join(config.dataDir, 'admin-token')}): ${generatedAdminToken}\n` +
+                'Set PAYRAIL_ADMIN_TOKEN to choose your own.\n',
+            );
+          }
+        });
       } catch (err) {
-        if (err instanceof DataDirLockedError) throw new CliError(err.message, Exit.unavailable);
+        if (err instanceof server.DataDirLockedError) throw new CliError(err.message, Exit.unavailable);
         throw err;
       }
-      const address = await server.listen();
-      const info = { event: 'listening', address, mode: config.mode, engine: server.db.engine };
-      if (out.json) out.line(info, () => '');
-      else process.stderr.write(`payrail: listening on ${address} (${config.mode} mode, ${server.db.engine})\n`);
-      if (server.adminTokenGenerated && !out.json) {
-        // On the terminal only, never through the logger.
-        process.stderr.write(
-          `Admin token (kept in ${join(config.dataDir, 'admin-token')}): ${server.adminToken}\n` +
-            'Set PAYRAIL_ADMIN_TOKEN to choose your own.\n',
-        );
-      }
-      const running = server;
-      await new Promise<void>((resolve) => {
-        let stopping = false;
-        const stop = (signal: string) => {
-          if (stopping) return;
-          stopping = true;
-          logger.info({ signal }, 'shutting down: finishing in-flight requests');
-          setTimeout(() => process.exit(Exit.failure), 20_000).unref();
-          void running.close().then(resolve);
-        };
-        process.once('SIGINT', () => stop('SIGINT'));
-        process.once('SIGTERM', () => stop('SIGTERM'));
-      });
     });
 
   program
@@ -109,49 +87,22 @@ function serverCommands(program: Command) {
     .action(async (opts, cmd: Command) => {
       const out = output(cmd);
       applyServerFlags(opts);
-      const config = await loadServerConfig();
-      const { migrate, loadMigrations } = (await import(
-        serverSrc('store/migrate.ts')
-      )) as typeof import('../../../server/src/store/migrate.ts');
-      let db;
-      let release = async () => {};
-      if (config.databaseUrl) {
-        const { createPgDatabase } = (await import(
-          serverSrc('store/pgDatabase.ts')
-        )) as typeof import('../../../server/src/store/pgDatabase.ts');
-        db = createPgDatabase({ url: config.databaseUrl });
-      } else {
-        const [{ lockDataDir, DataDirLockedError }, { createPgliteDatabase }] = await Promise.all([
-          import(serverSrc('store/dataDirLock.ts')) as Promise<
-            typeof import('../../../server/src/store/dataDirLock.ts')
-          >,
-          import(serverSrc('store/pgliteDatabase.ts')) as Promise<
-            typeof import('../../../server/src/store/pgliteDatabase.ts')
-          >,
-        ]);
-        const pgData = join(config.dataDir, 'pgdata');
-        try {
-          const lock = await lockDataDir(config.dataDir, pgData);
-          release = () => lock.release();
-        } catch (err) {
-          if (err instanceof DataDirLockedError) throw new CliError(err.message, Exit.unavailable);
-          throw err;
-        }
-        db = await createPgliteDatabase(pgData);
-      }
+      const server = await loadServer();
+      const config = await loadServerConfig(server);
+      let report;
       try {
-        const applied = await migrate(db);
-        const total = (await loadMigrations()).length;
-        const target = config.databaseUrl ? 'PostgreSQL' : config.dataDir;
-        out.result({ applied, total, database: config.databaseUrl ? 'postgres' : 'pglite' }, () =>
-          applied.length === 0
-            ? `Database ${target} is up to date (${total} migrations).`
-            : `Applied ${applied.length} migration(s) to ${target}: ${applied.join(', ')}`,
-        );
-      } finally {
-        await db.close();
-        await release();
+        report = await server.migrateDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      } catch (err) {
+        if (err instanceof server.DataDirLockedError) throw new CliError(err.message, Exit.unavailable);
+        throw err;
       }
+      const target = config.databaseUrl ? 'PostgreSQL' : config.dataDir;
+      const { applied, total } = report;
+      out.result({ applied, total, database: report.engine }, () =>
+        applied.length === 0
+          ? `Database ${target} is up to date (${total} migrations).`
+          : `Applied ${applied.length} migration(s) to ${target}: ${applied.join(', ')}`,
+      );
     });
 }
 

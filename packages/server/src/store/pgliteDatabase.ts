@@ -1,5 +1,8 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, Queryable, QueryResult } from './Database.ts';
 
@@ -15,16 +18,23 @@ function toResult<R>(result: PgliteResults): QueryResult<R> {
 }
 
 /**
+ * Creates a new cluster in `dataDir` from a short-lived Node process. Run here, PGlite's initdb would leave this
+ * process about 450 MB larger for good (initdb's WebAssembly module and memory stay cached after it finishes).
+ */
+async function initInChildProcess(dataDir: string): Promise<void> {
+  const script =
+    'const [entry, dir] = process.argv.slice(1);' +
+    'require(entry).PGlite.create(dir).then((db) => db.close()).catch((e) => { console.error(e); process.exit(1); });';
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  await promisify(execFile)(process.execPath, ['-e', script, entry, dataDir], { maxBuffer: 16 * 1024 * 1024 });
+}
+
+/**
  * Embedded PostgreSQL (WASM) in a directory, or in memory when `dataDir` is undefined. PGlite is a single
  * connection that serialises transactions itself, which is what keeps the same SQL correct on it.
  */
 export async function createPgliteDatabase(dataDir: string | undefined): Promise<Database> {
-  if (dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'))) {
-    // A new directory: PGlite runs initdb in this process, and the instance that did so keeps initdb's
-    // WebAssembly memory (about 450 MB resident) for as long as it lives. Create the cluster, close it, and open
-    // it again, so that the process keeps only what a running database needs.
-    await (await PGlite.create(dataDir)).close();
-  }
+  if (dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'))) await initInChildProcess(dataDir);
   const db = await PGlite.create(dataDir ?? 'memory://', {
     parsers: { [INT8_OID]: (value: string) => BigInt(value) },
   });

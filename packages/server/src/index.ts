@@ -1,0 +1,7 @@
+/** What other packages (the CLI) use of the server. */
+export { ConfigError, loadConfig, type Config } from './config.ts';
+export { createLogger } from './logger.ts';
+export { runServer, type Started } from './runServer.ts';
+export { createServer, type PayrailServer } from './server.ts';
+export { DataDirLockedError } from './store/dataDirLock.ts';
+export { migrateDatabase, type MigrationReport } from './store/migrateDatabase.ts';

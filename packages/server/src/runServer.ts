@@ -1,0 +1,47 @@
+import type { Config } from './config.ts';
+import { createLogger } from './logger.ts';
+import { createServer } from './server.ts';
+
+export interface Started {
+  address: string;
+  mode: Config['mode'];
+  engine: string;
+  /** Set when the admin token was generated (not configured), so the caller can show it on the terminal. */
+  generatedAdminToken?: string;
+}
+
+/**
+ * Starts the server and the worker, reports once it listens, and resolves after a graceful stop on SIGTERM or
+ * SIGINT (in-flight requests and background steps finish first; a stop that hangs exits 1 after 20 s).
+ * Shared by `npm start` and `payrail serve`.
+ */
+export async function runServer(config: Config, onStarted: (started: Started) => void): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  const server = await createServer(config, { logger });
+  const address = await server.listen();
+  onStarted({
+    address,
+    mode: config.mode,
+    engine: server.db.engine,
+    ...(server.adminTokenGenerated ? { generatedAdminToken: server.adminToken } : {}),
+  });
+  logger.info({ address, mode: config.mode, engine: server.db.engine }, 'payrail listening');
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, 'shutting down: finishing in-flight requests');
+      setTimeout(() => {
+        logger.error('shutdown took too long; exiting');
+        process.exit(1);
+      }, 20_000).unref();
+      void server.close().then(() => {
+        logger.info('stopped');
+        resolve();
+      });
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+}
