@@ -164,7 +164,7 @@ export const WIRE_SCHEMAS = {
       intentUrl: {
         type: 'string',
         examples: [
-          'upi://pay?pa=shop%40okbank&pn=Shop&am=250.50&tr=CT01JD3K8Q5W2V7X9Y0Z1A2B3C4D&tn=Invoice%202001&cu=INR',
+          'upi://pay?pa=shop@okbank&pn=Shop&am=250.50&tr=CT01JD3K8Q5W2V7X9Y0Z1A2B3C4D&tn=Invoice%202001&cu=INR',
         ],
       },
     },

@@ -21,5 +21,7 @@ export function upiIntentUrl(intent: UpiIntent): string {
     ...(intent.remarks ? ([['tn', intent.remarks]] as [string, string][]) : []),
     ['cu', 'INR'],
   ];
-  return `upi://pay?${params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`;
+  // '@' stays literal: UPI apps read `pa=name@bank`, and some do not decode %40.
+  const encode = (v: string) => encodeURIComponent(v).replace(/%40/g, '@');
+  return `upi://pay?${params.map(([k, v]) => `${k}=${encode(v)}`).join('&')}`;
 }

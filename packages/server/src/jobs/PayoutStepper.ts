@@ -37,8 +37,9 @@ export class PayoutStepper {
     }
 
     await this.db.transaction(async (tx) => {
-      if (!(await JobRepository.complete(tx, job))) return;
+      // Lock order payout → job, as everywhere else (admin resolve), so that the two cannot deadlock.
       const current = payout ? await PayoutRepository.lockById(tx, payout.id) : null;
+      if (!(await JobRepository.complete(tx, job))) return;
       if (!current || current.status !== payout?.status) return;
       if (current.status === 'FAILED') {
         if (!(await this.lifecycle.refund(tx, current))) throw new Error('refund lost a race');
