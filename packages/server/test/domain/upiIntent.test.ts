@@ -13,6 +13,11 @@ function params(url: string): URLSearchParams {
 }
 
 describe('upiIntentUrl', () => {
+  it('keeps the @ of the payee address literal (some UPI apps do not decode %40)', () => {
+    expect(upiIntentUrl(base)).toContain('pa=shop@okbank&');
+    expect(upiIntentUrl({ ...base, remarks: 'a@b' })).toContain('tn=a@b&');
+  });
+
   it('carries pa, pn, am, tr, tn and cu in the NPCI order', () => {
     const url = upiIntentUrl(base);
     expect(url.startsWith('upi://pay?')).toBe(true);
