@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from 'node:http';
 import { encryptJson } from '@payrail/protocol';
 import autocannon from 'autocannon';
 import { benchPayout, serveIpc, type RawRun } from './common.ts';
@@ -22,6 +23,13 @@ export interface DriverPlan {
   durationSec: number;
   /** Requests per second over all connections; absent: as fast as the server answers. */
   overallRate?: number;
+  /**
+   * With overallRate: send on a fixed schedule (open loop, one request every 1/rate s, at most `connections` at
+   * a time) instead of through autocannon, whose rate limit lets each connection send its whole per-second
+   * quota back to back and then idle, so that the server sees bursts at full load. Latency is counted from
+   * each request's scheduled time, so queueing behind a slow answer is not hidden.
+   */
+  paced?: boolean;
   /** initiate: requests rotate over these merchants (one for the hot-wallet scenario). */
   merchants?: DriverMerchant[];
   /** Prefix of this run's sender_ids, so that every request is a new payout. */
@@ -110,5 +118,65 @@ export async function runPlan(plan: DriverPlan): Promise<RawRun> {
   };
 }
 
+function send(agent: Agent, base: URL, method: string, r: Prepared): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { agent, host: base.hostname, port: base.port, method, path: r.path, headers: r.headers },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(r.body);
+  });
+}
+
+/** The open-loop schedule of `paced` plans. */
+export async function runPaced(plan: DriverPlan): Promise<RawRun> {
+  const rate = plan.overallRate as number;
+  const nextRequest = prepare(plan);
+  const agent = new Agent({ keepAlive: true, maxSockets: plan.connections });
+  const base = new URL(plan.url);
+  const method = plan.kind === 'status' ? 'GET' : 'POST';
+  const latencies: number[] = [];
+  let failures = 0;
+  const inFlight = new Set<Promise<void>>();
+  const interval = 1000 / rate;
+  const start = performance.now() + 20;
+  const count = Math.floor(plan.durationSec * rate);
+  let i = 0;
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      const now = performance.now();
+      for (; i < count && start + i * interval <= now; i++) {
+        const scheduled = start + i * interval;
+        const p = send(agent, base, method, nextRequest()).then(
+          (status) => {
+            latencies.push(performance.now() - scheduled);
+            if (status < 200 || status > 299) failures++;
+          },
+          () => {
+            failures++;
+          },
+        );
+        inFlight.add(p);
+        void p.finally(() => inFlight.delete(p));
+      }
+      if (i >= count) {
+        void Promise.allSettled([...inFlight]).then(() => resolve());
+        return;
+      }
+      setTimeout(tick, Math.max(0, start + i * interval - performance.now()));
+    };
+    tick();
+  });
+  agent.destroy();
+  return { seconds: (performance.now() - start) / 1000, latencies, failures };
+}
+
 /** One driver process serves the whole benchmark (no start-up per scenario): plans arrive over IPC. */
-serveIpc((message: { plan: DriverPlan }) => runPlan(message.plan));
+serveIpc((message: { plan: DriverPlan }) =>
+  message.plan.paced && message.plan.overallRate ? runPaced(message.plan) : runPlan(message.plan),
+);

@@ -32,6 +32,14 @@ export interface SqlBaselineConfig {
 export interface SqlBaselineRequest {
   seconds: number;
   senderPrefix: string;
+  /** Every initiation on this merchant's wallet (a hot wallet); default: rotate over all of them. */
+  hotIndex?: number;
+  /**
+   * 'statements' (default): the server's statements, one round trip each. 'single': an experiment, the same
+   * writes as one statement in autocommit (one round trip for the whole transaction), to show what the wallet's
+   * row lock allows when it is held only inside the database.
+   */
+  variant?: 'statements' | 'single';
 }
 
 const SQL = {
@@ -60,7 +68,43 @@ const SQL = {
        DO UPDATE SET run_at = EXCLUDED.run_at, attempts = 0, locked_until = NULL, last_error = NULL`,
 };
 
+/** The experiment of SqlBaselineRequest.variant 'single': the initiation's writes as one statement. */
+const SINGLE = `WITH p AS (
+    INSERT INTO payouts (id, merchant_id, wallet_id, sender_id, amount, payment_mode, beneficiary_name,
+      beneficiary_account, beneficiary_ifsc, bank_name, remarks, callback_url, scheme, status, status_message,
+      utr, rail, ist_day, ist_month, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, 'IMPS', 'Bench Beneficiary', '100000000001', 'SBOX0000001', 'Payrail Sandbox Bank',
+      'bench', NULL, 'v2', 'INITIATED', 'Payout accepted and queued for the bank', '', 'sandbox', $6, $7, $8, $8)
+    ON CONFLICT (merchant_id, sender_id) DO NOTHING RETURNING id),
+  j AS (INSERT INTO jobs (kind, subject_id, run_at) SELECT 'payout.advance', id, now() + interval '10 minutes' FROM p
+    ON CONFLICT (kind, subject_id) DO UPDATE SET run_at = EXCLUDED.run_at RETURNING 1),
+  l AS (INSERT INTO ledger_entries (wallet_id, kind, amount, balance_after, payout_id)
+    SELECT $3, 'payout_debit', -$5::int8, 0, id FROM p, (SELECT count(*) FROM j) AS jc RETURNING balance_after),
+  u AS (INSERT INTO merchant_usage (merchant_id, period, amount)
+    SELECT $2, v.period, $5::int8 FROM (VALUES (1, 'D' || $6), (2, 'M' || $7)) AS v (ord, period), l ORDER BY v.ord
+    ON CONFLICT (merchant_id, period) DO UPDATE SET amount = merchant_usage.amount + EXCLUDED.amount
+    RETURNING period)
+  SELECT (SELECT count(*) FROM u) AS periods`;
+
 const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
+
+async function initiateSingle(run: RawDb, merchantId: string, walletId: string, senderId: string): Promise<void> {
+  await run.query(SQL.merchant, [merchantId]);
+  await run.query(SQL.wallet, [walletId]);
+  const now = new Date();
+  const day = new Date(now.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
+  const { rows } = await run.query(SINGLE, [
+    `PT${ulid(now.getTime())}`,
+    merchantId,
+    walletId,
+    senderId,
+    100n,
+    day,
+    day.slice(0, 7),
+    now,
+  ]);
+  if (Number(rows[0]?.periods) !== 2) throw new Error('single-statement initiation wrote nothing');
+}
 
 async function initiateOnce(run: RawDb, merchantId: string, walletId: string, senderId: string): Promise<void> {
   await run.query(SQL.merchant, [merchantId]);
@@ -118,10 +162,11 @@ async function main() {
       Array.from({ length: config.concurrency }, async () => {
         while (performance.now() < end) {
           const i = n++;
-          const m = config.merchants[i % config.merchants.length] as SeedMerchant;
+          const m = config.merchants[req.hotIndex ?? i % config.merchants.length] as SeedMerchant;
           const t0 = performance.now();
           try {
-            await initiateOnce(run, m.merchantId, m.walletId, `${req.senderPrefix}-${i.toString(36)}`);
+            const initiate = req.variant === 'single' ? initiateSingle : initiateOnce;
+            await initiate(run, m.merchantId, m.walletId, `${req.senderPrefix}-${i.toString(36)}`);
             latencies.push(performance.now() - t0);
           } catch (err) {
             failures++;
