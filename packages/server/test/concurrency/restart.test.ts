@@ -81,7 +81,9 @@ async function startServer(env: Record<string, string>): Promise<Child> {
     );
   } catch (err) {
     child.kill('SIGKILL');
-    throw new Error(`${(err as Error).message} after ${Date.now() - started} ms; output: ${output.join('')}`);
+    throw new Error(`${(err as Error).message} after ${Date.now() - started} ms; output: ${output.join('')}`, {
+      cause: err,
+    });
   }
   return { process: child, url, output };
 }
