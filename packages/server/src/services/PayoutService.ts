@@ -5,6 +5,7 @@ import {
   PayoutCodes,
   withMessage,
   type BalanceWire,
+  type CodeDef,
   type Scheme,
 } from '@payrail/protocol';
 import { bankRuleRejection, type BankRules } from '../domain/bankRules.ts';
@@ -18,20 +19,18 @@ import { RequestRejected } from '../domain/RequestRejected.ts';
 import type { Metrics } from '../http/Metrics.ts';
 import type { BankConnector } from '../rails/BankConnector.ts';
 import type { Database } from '../store/Database.ts';
-import { InsufficientFunds, LedgerRepository } from '../store/repositories/LedgerRepository.ts';
-import { PayoutRepository } from '../store/repositories/PayoutRepository.ts';
-import { UsageRepository } from '../store/repositories/UsageRepository.ts';
+import { PayoutOpenRefused, PayoutRepository, type OpenRefusal } from '../store/repositories/PayoutRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 import type { BankDirectory } from './BankDirectory.ts';
 import type { CallbackPolicy } from './CallbackPolicy.ts';
 import type { PayoutLifecycle } from './PayoutLifecycle.ts';
 
-/** Thrown inside the initiation transaction to roll it back with a code. */
-class Refusal extends Error {
-  constructor(readonly def: RequestRejected['def']) {
-    super(def.message);
-  }
-}
+/** The codes of the refusals the database makes while recording a payout, in the contract's order. */
+const REFUSAL_CODES: Record<OpenRefusal, CodeDef> = {
+  insufficient_balance: PayoutCodes.insufficientBalance,
+  daily_limit: PayoutCodes.dailyLimitExceeded,
+  monthly_limit: PayoutCodes.monthlyLimitExceeded,
+};
 
 /** Merchant-side payouts: initiation with every check of CONTRACT.md §4 in order, status and balance. */
 export class PayoutService {
@@ -107,42 +106,24 @@ export class PayoutService {
       updatedAt: now,
     };
 
+    let payout: Payout | null;
     try {
-      const payout = await this.db.transaction(async (tx) => {
-        const inserted = await PayoutRepository.insert(tx, draft);
-        if (!inserted) throw new Refusal(PayoutCodes.duplicateSenderId);
-        // The job first: from the ledger entry on, this transaction holds the wallet's row lock (and then the
-        // merchant's allowance rows), which every other payout from the wallet waits for until COMMIT.
-        await this.lifecycle.scheduleNext(tx, inserted);
-        try {
-          await LedgerRepository.append(tx, {
-            walletId,
-            kind: 'payout_debit',
-            amount: -draft.amount,
-            payoutId: draft.id,
-          });
-        } catch (err) {
-          if (err instanceof InsufficientFunds) throw new Refusal(PayoutCodes.insufficientBalance);
-          throw err;
-        }
-        const allowance = await UsageRepository.addDayAndMonth(
-          tx,
-          merchant.id,
-          draft.amount,
-          { period: `D${draft.istDay}`, limit: merchant.dailyLimit },
-          { period: `M${draft.istMonth}`, limit: merchant.monthlyLimit },
-        );
-        if (allowance === 'day') throw new Refusal(PayoutCodes.dailyLimitExceeded);
-        if (allowance === 'month') throw new Refusal(PayoutCodes.monthlyLimitExceeded);
-        return inserted;
+      payout = await PayoutRepository.open(this.db, draft, {
+        dailyLimit: merchant.dailyLimit,
+        monthlyLimit: merchant.monthlyLimit,
+        firstStepDelayMs: this.rail.nextStepDelayMs('INITIATED'),
       });
-      this.metrics.payoutsInitiated.inc({ mode: payout.paymentMode });
-      return payout;
     } catch (err) {
-      if (!(err instanceof Refusal)) throw err;
-      if (err.def === PayoutCodes.duplicateSenderId) await this.refuseDuplicate(merchant.id, senderId);
-      throw new RequestRejected(err.def);
+      if (err instanceof PayoutOpenRefused) throw new RequestRejected(REFUSAL_CODES[err.reason]);
+      throw err;
     }
+    if (!payout) {
+      // The unique constraint found a committed payout with this sender_id: answer 4009 with it.
+      await this.refuseDuplicate(merchant.id, senderId);
+      throw new RequestRejected(PayoutCodes.duplicateSenderId);
+    }
+    this.metrics.payoutsInitiated.inc({ mode: payout.paymentMode });
+    return payout;
   }
 
   /** 4009 with the existing payout in `data`, when this merchant already used the sender_id. */

@@ -68,39 +68,70 @@ export interface TransitionFields {
   railReference?: string;
 }
 
+export type OpenRefusal = 'insufficient_balance' | 'daily_limit' | 'monthly_limit';
+
+/** The initiation write was refused by the database; nothing was recorded. */
+export class PayoutOpenRefused extends Error {
+  constructor(readonly reason: OpenRefusal) {
+    super(`payout refused: ${reason}`);
+    this.name = 'PayoutOpenRefused';
+  }
+}
+
+const OPEN_REFUSALS: Record<string, OpenRefusal> = {
+  PR002: 'insufficient_balance',
+  PR010: 'daily_limit',
+  PR011: 'monthly_limit',
+};
+
+export interface OpenTerms {
+  dailyLimit: bigint | null;
+  monthlyLimit: bigint | null;
+  /** Delay of the first background step; null when the rail does not move a new payout by itself. */
+  firstStepDelayMs: number | null;
+}
+
 export const PayoutRepository = {
-  /** Inserts a new payout; null when this merchant already used the sender_id (the unique constraint decides). */
-  async insert(q: Queryable, p: Payout): Promise<Payout | null> {
-    const { rows } = await q.query<PayoutRow>(
-      `INSERT INTO payouts (id, merchant_id, wallet_id, sender_id, amount, payment_mode, beneficiary_name,
-         beneficiary_account, beneficiary_ifsc, bank_name, remarks, callback_url, scheme, status, status_message,
-         utr, rail, ist_day, ist_month, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, '', $16, $17, $18, $19, $19)
-       ON CONFLICT (merchant_id, sender_id) DO NOTHING
-       RETURNING *`,
-      [
-        p.id,
-        p.merchantId,
-        p.walletId,
-        p.senderId,
-        p.amount,
-        p.paymentMode,
-        p.beneficiary.name,
-        p.beneficiary.accountNumber,
-        p.beneficiary.ifsc,
-        p.beneficiary.bankName,
-        p.remarks,
-        p.callbackUrl,
-        p.scheme,
-        p.status,
-        p.statusMessage,
-        p.rail,
-        p.istDay,
-        p.istMonth,
-        p.createdAt,
-      ],
-    );
-    return rows[0] ? toPayout(rows[0]) : null;
+  /**
+   * Records a new payout with its debit, allowances and first step in one statement (function `payout_open`,
+   * migration 004). Null when the merchant already used the sender_id; PayoutOpenRefused when the balance or
+   * an allowance does not cover it.
+   */
+  async open(q: Queryable, p: Payout, terms: OpenTerms): Promise<Payout | null> {
+    try {
+      const { rows } = await q.query<PayoutRow>(
+        `SELECT * FROM payout_open($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
+                                   $19, $20, $21)`,
+        [
+          p.id,
+          p.merchantId,
+          p.walletId,
+          p.senderId,
+          p.amount,
+          p.paymentMode,
+          p.beneficiary.name,
+          p.beneficiary.accountNumber,
+          p.beneficiary.ifsc,
+          p.beneficiary.bankName,
+          p.remarks,
+          p.callbackUrl,
+          p.scheme,
+          p.statusMessage,
+          p.rail,
+          p.istDay,
+          p.istMonth,
+          p.createdAt,
+          terms.dailyLimit,
+          terms.monthlyLimit,
+          terms.firstStepDelayMs,
+        ],
+      );
+      return rows[0] ? toPayout(rows[0]) : null;
+    } catch (err) {
+      const reason = OPEN_REFUSALS[(err as { code?: string }).code ?? ''];
+      if (reason) throw new PayoutOpenRefused(reason);
+      throw err;
+    }
   },
 
   async findById(q: Queryable, id: string): Promise<Payout | null> {
