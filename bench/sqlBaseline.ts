@@ -10,13 +10,8 @@ import { serveIpc, type RawRun } from './common.ts';
  *
  *   1. SELECT merchant by id               (token verification: TokenService.verify)
  *   2. SELECT wallet by id                 (WalletRepository.findById)
- *   3. BEGIN
- *   4. INSERT INTO payouts … ON CONFLICT DO NOTHING RETURNING *   (the unique constraint finds duplicates; the
- *      separate duplicate SELECT runs only when a bank rule refuses, never on this path)
- *   5. job upsert                          (JobRepository.schedule)
- *   6. INSERT INTO ledger_entries … RETURNING balance_after (the trigger debits the wallet)
- *   7. usage upsert of the IST day and month in one statement (UsageRepository.addDayAndMonth)
- *   8. COMMIT
+ *   3. SELECT * FROM payout_open(…)        (PayoutRepository.open: payout, first step, ledger debit and both
+ *      allowances in one statement, migration 004; the duplicate SELECT runs only when a bank rule refuses)
  */
 
 export interface SqlBaselineConfig {
@@ -36,8 +31,7 @@ export interface SqlBaselineRequest {
   hotIndex?: number;
   /**
    * 'statements' (default): the server's statements, one round trip each. 'single': an experiment, the same
-   * writes as one statement in autocommit (one round trip for the whole transaction), to show what the wallet's
-   * row lock allows when it is held only inside the database.
+   * writes as one plain-SQL statement (CTEs) instead of the payout_open function, for comparison.
    */
   variant?: 'statements' | 'single';
 }
@@ -45,27 +39,8 @@ export interface SqlBaselineRequest {
 const SQL = {
   merchant: 'SELECT * FROM merchants WHERE id = $1',
   wallet: 'SELECT * FROM wallets WHERE id = $1',
-  insertPayout: `INSERT INTO payouts (id, merchant_id, wallet_id, sender_id, amount, payment_mode, beneficiary_name,
-         beneficiary_account, beneficiary_ifsc, bank_name, remarks, callback_url, scheme, status, status_message,
-         utr, rail, ist_day, ist_month, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, '', $16, $17, $18, $19, $19)
-       ON CONFLICT (merchant_id, sender_id) DO NOTHING
-       RETURNING *`,
-  ledger: `INSERT INTO ledger_entries (wallet_id, kind, amount, balance_after, payout_id, collection_id, reference)
-         VALUES ($1, $2, $3, 0, $4, $5, $6) RETURNING balance_after`,
-  usage: `INSERT INTO merchant_usage (merchant_id, period, amount)
-       SELECT $1, v.period, $2::int8
-         FROM (VALUES (1, $3::text, $4::int8), (2, $5::text, $6::int8)) AS v (ord, period, lim)
-        WHERE v.lim IS NULL OR $2::int8 <= v.lim
-        ORDER BY v.ord
-       ON CONFLICT (merchant_id, period) DO UPDATE SET amount = merchant_usage.amount + EXCLUDED.amount
-        WHERE (CASE WHEN merchant_usage.period = $3 THEN $4::int8 ELSE $6::int8 END) IS NULL
-           OR merchant_usage.amount + EXCLUDED.amount
-              <= (CASE WHEN merchant_usage.period = $3 THEN $4::int8 ELSE $6::int8 END)
-       RETURNING period`,
-  job: `INSERT INTO jobs (kind, subject_id, run_at) VALUES ($1, $2, now() + make_interval(secs => $3::float8 / 1000))
-       ON CONFLICT (kind, subject_id)
-       DO UPDATE SET run_at = EXCLUDED.run_at, attempts = 0, locked_until = NULL, last_error = NULL`,
+  open: `SELECT * FROM payout_open($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
+                                     $19, $20, $21)`,
 };
 
 /** The experiment of SqlBaselineRequest.variant 'single': the initiation's writes as one statement. */
@@ -112,33 +87,29 @@ async function initiateOnce(run: RawDb, merchantId: string, walletId: string, se
   const now = new Date();
   const day = new Date(now.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
   const id = `PT${ulid(now.getTime())}`;
-  await run.transaction(async (tx) => {
-    const q = (sql: string, params: unknown[]) => tx.query(sql, params);
-    await q(SQL.insertPayout, [
-      id,
-      merchantId,
-      walletId,
-      senderId,
-      100n,
-      'IMPS',
-      'Bench Beneficiary',
-      '100000000001',
-      'SBOX0000001',
-      'Payrail Sandbox Bank',
-      'bench',
-      null,
-      'v2',
-      'INITIATED',
-      'Payout accepted and queued for the bank',
-      'sandbox',
-      day,
-      day.slice(0, 7),
-      now,
-    ]);
-    await q(SQL.job, ['payout.advance', id, 600_000]);
-    await q(SQL.ledger, [walletId, 'payout_debit', -100n, id, null, null]);
-    await q(SQL.usage, [merchantId, 100n, `D${day}`, null, `M${day.slice(0, 7)}`, null]);
-  });
+  await run.query(SQL.open, [
+    id,
+    merchantId,
+    walletId,
+    senderId,
+    100n,
+    'IMPS',
+    'Bench Beneficiary',
+    '100000000001',
+    'SBOX0000001',
+    'Payrail Sandbox Bank',
+    'bench',
+    null,
+    'v2',
+    'Payout accepted and queued for the bank',
+    'sandbox',
+    day,
+    day.slice(0, 7),
+    now,
+    null,
+    null,
+    600_000,
+  ]);
 }
 
 /**
