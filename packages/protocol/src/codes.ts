@@ -17,7 +17,6 @@ export const Common = {
   bodyTooLarge: def(4000, 413, 'Request body exceeds 1 MiB'),
   rateLimited: def(4290, 429, 'Rate limit exceeded'),
   internal: def(5000, 500, 'Internal server error'),
-  notFound: def(4040, 404, 'No such route'),
 } as const;
 
 export const TokenCodes = {

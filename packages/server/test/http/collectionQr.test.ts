@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMerchant, http, MerchantClient, type TestMerchant } from '../support/merchantClient.ts';
 import { startTestServer, type TestServer } from '../support/testServer.ts';
 
-describe('collection QR code', () => {
+describe('collection QR code and status edge cases', () => {
   let t: TestServer;
   let m: TestMerchant;
   let c: MerchantClient;
@@ -38,5 +38,14 @@ describe('collection QR code', () => {
       respCode: 4105,
     });
     expect((await http(t.url, 'GET', `/collection/v1/qr?txnId=${txnId}`)).status).toBe(401);
+  });
+
+  it('answers status for an impossible senderId with 4104, even with characters the database cannot store', async () => {
+    for (const senderId of ['a\u0000b', 'x'.repeat(51), 'bad id']) {
+      const res = await http(t.url, 'GET', `/collection/v1/status?senderId=${encodeURIComponent(senderId)}`, {
+        headers: c.auth(),
+      });
+      expect([res.status, res.body.respCode], senderId).toEqual([404, 4104]);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { CollectionCodes, isId } from '@payrail/protocol';
+import { CollectionCodes, isId, isSenderId } from '@payrail/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import { toCollectionWire } from '../../domain/Collection.ts';
@@ -89,7 +89,8 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
         if (collection.merchantId !== session.merchant.id) throw new RequestRejected(CollectionCodes.otherMerchant);
       } else {
         if (!session) throw new RequestRejected(CollectionCodes.unauthorized);
-        collection = await deps.collections.findBySenderId(session.merchant.id, senderId as string);
+        // A senderId that could never have been accepted is simply not found (and never reaches the database).
+        collection = isSenderId(senderId) ? await deps.collections.findBySenderId(session.merchant.id, senderId) : null;
         if (!collection) throw new RequestRejected(CollectionCodes.notFound);
       }
       return sendEnvelope(request, reply, CollectionCodes.fetched, toCollectionWire(collection));
