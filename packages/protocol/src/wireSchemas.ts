@@ -1,3 +1,5 @@
+import { COLLECTION_STATUSES, PAYMENT_MODES, PAYOUT_STATUSES, WEBHOOK_EVENT_TYPES } from './wire.ts';
+
 /**
  * JSON Schemas (2020-12, as OpenAPI 3.1 uses) of the decrypted plaintexts: what goes inside an encrypted
  * `payload` and comes out of an encrypted `data`. The server publishes them in its OpenAPI document.
@@ -41,7 +43,7 @@ export const WIRE_SCHEMAS = {
     properties: {
       sender_id: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,50}$' },
       wallet_id: { type: 'string', pattern: '^WL[0-9A-HJKMNP-TV-Z]{26}$' },
-      payment_mode: { type: 'string', enum: ['IMPS', 'NEFT', 'RTGS'] },
+      payment_mode: { type: 'string', enum: PAYMENT_MODES },
       amount: { oneOf: [{ type: 'string', pattern: '^[0-9]+(\\.[0-9]{1,2})?$' }, { type: 'number' }] },
       beneficiary: {
         type: 'object',
@@ -80,9 +82,9 @@ export const WIRE_SCHEMAS = {
       sender_id: { type: 'string' },
       wallet_id: { type: 'string' },
       amount: amountText,
-      payment_mode: { type: 'string', enum: ['IMPS', 'NEFT', 'RTGS'] },
+      payment_mode: { type: 'string', enum: PAYMENT_MODES },
       remarks: { type: 'string' },
-      status: { type: 'string', enum: ['INITIATED', 'PROCESSING', 'PENDING', 'SUCCESS', 'FAILED', 'REFUNDED'] },
+      status: { type: 'string', enum: PAYOUT_STATUSES },
       status_message: { type: 'string' },
       utr_number: { type: 'string', description: 'Empty until the bank gives one' },
       callback_url: { type: 'string' },
@@ -156,7 +158,7 @@ export const WIRE_SCHEMAS = {
       payerVpa: { type: 'string' },
       utr: { type: 'string' },
       remarks: { type: 'string' },
-      status: { type: 'string', enum: ['INITIATED', 'PENDING', 'SUCCESS', 'FAILED'] },
+      status: { type: 'string', enum: COLLECTION_STATUSES },
       statusMessage: { type: 'string' },
       expiresAt: isoTime,
       createdAt: isoTime,
@@ -178,16 +180,7 @@ export const WIRE_SCHEMAS = {
       id: { type: 'string', pattern: '^EV[0-9A-HJKMNP-TV-Z]{26}$' },
       type: {
         type: 'string',
-        enum: [
-          'payout.processing',
-          'payout.pending',
-          'payout.success',
-          'payout.failed',
-          'payout.refunded',
-          'collection.pending',
-          'collection.success',
-          'collection.failed',
-        ],
+        enum: WEBHOOK_EVENT_TYPES,
       },
       created_at: isoTime,
       data: { type: 'string' },
