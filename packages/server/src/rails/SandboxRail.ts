@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { newUtr } from '../domain/utr.ts';
 import type { BankConnector, RailUpdate, Transfer } from './BankConnector.ts';
 
 /** The sandbox's designated test beneficiaries (CONTRACT.md §6). */
@@ -9,11 +9,6 @@ export const SANDBOX_ACCOUNTS = {
   pending: '100000000003',
   verificationFailure: '100000000004',
 } as const;
-
-function utr(): string {
-  // 12 digits, like an IMPS RRN.
-  return String(randomInt(100_000, 999_999)) + String(randomInt(100_000, 999_999));
-}
 
 /**
  * Simulated bank: INITIATED → PROCESSING → SUCCESS (with a UTR), or → FAILED (then REFUNDED by the worker),
@@ -40,7 +35,7 @@ export class SandboxRail implements BankConnector {
     if (transfer.ifsc === SANDBOX_IFSC && transfer.accountNumber === SANDBOX_ACCOUNTS.pending) {
       return { status: 'PENDING' };
     }
-    return { status: 'SUCCESS', utr: utr() };
+    return { status: 'SUCCESS', utr: newUtr() };
   }
 
   nextStepDelayMs(status: 'INITIATED' | 'PROCESSING' | 'PENDING' | 'FAILED'): number | null {

@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { CollectionCodes, isId, withMessage, type CollectionStatus, type Scheme } from '@payrail/protocol';
 import type { Mode } from '../config.ts';
 import { toCollectionWire, type Collection } from '../domain/Collection.ts';
@@ -12,6 +11,7 @@ import { newId } from '../domain/ids.ts';
 import type { Merchant } from '../domain/Merchant.ts';
 import { RequestRejected } from '../domain/RequestRejected.ts';
 import { upiIntentUrl } from '../domain/upiIntent.ts';
+import { newUtr } from '../domain/utr.ts';
 import type { Metrics } from '../http/Metrics.ts';
 import type { Database, Queryable } from '../store/Database.ts';
 import { CollectionRepository, type CollectionPageQuery } from '../store/repositories/CollectionRepository.ts';
@@ -195,10 +195,7 @@ export class CollectionService {
         collectionId: current.id,
       });
     }
-    const utr =
-      to === 'SUCCESS'
-        ? (details.utr ?? String(randomInt(100_000, 999_999)) + String(randomInt(100_000, 999_999)))
-        : details.utr;
+    const utr = to === 'SUCCESS' ? (details.utr ?? newUtr()) : details.utr;
     const moved = await CollectionRepository.transition(tx, current.id, current.status, to, {
       statusMessage: details.message ?? COLLECTION_STATUS_MESSAGE[to],
       utr,

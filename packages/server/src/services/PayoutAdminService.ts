@@ -1,7 +1,7 @@
-import { randomInt } from 'node:crypto';
 import type { PayoutStatus } from '@payrail/protocol';
 import type { Mode } from '../config.ts';
 import type { Payout } from '../domain/Payout.ts';
+import { newUtr } from '../domain/utr.ts';
 import type { Database } from '../store/Database.ts';
 import { LedgerRepository } from '../store/repositories/LedgerRepository.ts';
 import { PayoutRepository, type PayoutPageQuery } from '../store/repositories/PayoutRepository.ts';
@@ -41,10 +41,7 @@ export class PayoutAdminService {
       const moved = await this.lifecycle.move(tx, payout, to, {
         message:
           to === 'SUCCESS' ? 'Transfer completed (resolved by operator)' : 'Transfer failed (resolved by operator)',
-        utr:
-          to === 'SUCCESS'
-            ? (utr ?? String(randomInt(100_000_000, 999_999_999)) + String(randomInt(100, 999)))
-            : undefined,
+        utr: to === 'SUCCESS' ? (utr ?? newUtr()) : undefined,
       });
       return { ok: true, payout: moved as Payout };
     });

@@ -2,7 +2,7 @@ import { COLLECTION_STATUSES, isId, type CollectionStatus } from '@payrail/proto
 import type { FastifyInstance } from 'fastify';
 import { toCollectionWire, type Collection } from '../../domain/Collection.ts';
 import type { CollectionService } from '../../services/CollectionService.ts';
-import { decodeCursor, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf } from '../pageCursor.ts';
+import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
 const adminCollectionView = (c: Collection) => ({
@@ -42,7 +42,7 @@ export function adminCollectionRoutes(app: FastifyInstance, deps: { collections:
         limit?: string;
         cursor?: string;
       };
-      const limit = Math.min(Math.max(Number(q.limit ?? DEFAULT_PAGE_SIZE), 1), MAX_PAGE_SIZE);
+      const limit = pageLimit(q.limit);
       const after = decodeCursor(q.cursor, (key) => isId('collection', key));
       const rows = await deps.collections.page({
         merchantId: q.merchant_id || undefined,

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { toPayoutWire, type Payout } from '../../domain/Payout.ts';
 import type { PayoutAdminService } from '../../services/PayoutAdminService.ts';
 import { AdminError } from '../AdminError.ts';
-import { decodeCursor, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf } from '../pageCursor.ts';
+import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
 const adminPayoutView = (p: Payout) => ({
@@ -37,7 +37,7 @@ export function adminPayoutRoutes(app: FastifyInstance, deps: { payoutAdmin: Pay
     },
     async (request) => {
       const q = request.query as { merchant_id?: string; status?: PayoutStatus; limit?: string; cursor?: string };
-      const limit = Math.min(Math.max(Number(q.limit ?? DEFAULT_PAGE_SIZE), 1), MAX_PAGE_SIZE);
+      const limit = pageLimit(q.limit);
       const after = decodeCursor(q.cursor, (key) => isId('payout', key));
       const rows = await deps.payoutAdmin.page({
         merchantId: q.merchant_id || undefined,

@@ -7,7 +7,7 @@ import {
   type WebhookDelivery,
 } from '../../store/repositories/WebhookRepository.ts';
 import { AdminError } from '../AdminError.ts';
-import { decodeCursor, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf } from '../pageCursor.ts';
+import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
 /** Operator routes for webhook deliveries: list with their attempts, and replay. */
@@ -40,7 +40,7 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { db: Database })
         limit?: string;
         cursor?: string;
       };
-      const limit = Math.min(Math.max(Number(q.limit ?? DEFAULT_PAGE_SIZE), 1), MAX_PAGE_SIZE);
+      const limit = pageLimit(q.limit);
       const before = decodeCursor(q.cursor, (key) => /^[0-9]{1,19}$/.test(key));
       const rows = await WebhookRepository.page(deps.db, {
         merchantId: q.merchant_id || undefined,

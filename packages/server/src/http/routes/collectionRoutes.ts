@@ -6,6 +6,7 @@ import { RequestRejected } from '../../domain/RequestRejected.ts';
 import type { CollectionService } from '../../services/CollectionService.ts';
 import type { Session, TokenService } from '../../services/TokenService.ts';
 import { sendEnvelope } from '../plugins/errorHandler.ts';
+import { present } from '../queryParams.ts';
 import { requireMerchant, resolveSession } from '../plugins/merchantAuth.ts';
 import type { StatusRateLimit } from '../StatusRateLimit.ts';
 import { bearerSecurity, collectionEnvelope, encryptedBody } from './merchantSchemas.ts';
@@ -16,8 +17,6 @@ interface Deps {
   collections: CollectionService;
   statusRateLimit: StatusRateLimit;
 }
-
-const present = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 /** POST /collection/v1/initiate and GET /collection/v1/status (camelCase envelope). */
 export function collectionRoutes(app: FastifyInstance, deps: Deps) {

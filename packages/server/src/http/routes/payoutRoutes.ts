@@ -5,6 +5,7 @@ import { RequestRejected } from '../../domain/RequestRejected.ts';
 import type { PayoutService } from '../../services/PayoutService.ts';
 import type { Session, TokenService } from '../../services/TokenService.ts';
 import { sendEnvelope } from '../plugins/errorHandler.ts';
+import { present } from '../queryParams.ts';
 import { requireMerchant } from '../plugins/merchantAuth.ts';
 import type { StatusRateLimit } from '../StatusRateLimit.ts';
 import { bearerSecurity, encryptedBody, payoutEnvelope } from './merchantSchemas.ts';
@@ -14,8 +15,6 @@ interface Deps {
   payouts: PayoutService;
   statusRateLimit: StatusRateLimit;
 }
-
-const present = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 /** The decrypted request of an encrypted POST; 4014 when it is not a JSON object under the session's keys. */
 export function decryptPayload(request: FastifyRequest, undecryptable: RequestRejected['def']) {
