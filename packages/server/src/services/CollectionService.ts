@@ -29,6 +29,11 @@ export type OutcomeResult =
   | { ok: false; reason: 'not_found' }
   | { ok: false; reason: 'invalid_transition'; status: CollectionStatus };
 
+/** The UPI link that pays this collection to the payee. */
+function intentUrlOf(c: Collection, payee: { payeeVpa: string; payeeName: string }): string {
+  return upiIntentUrl({ ...payee, amount: c.amount, txnId: c.id, remarks: c.remarks });
+}
+
 export interface CreatedCollection {
   collection: Collection;
   intentUrl: string;
@@ -60,8 +65,6 @@ export class CollectionService {
         throw new RequestRejected(withMessage(CollectionCodes.invalidField, `Invalid callbackUrl: ${problem}`));
     }
     const payee = this.payee(merchant);
-    const existing = await CollectionRepository.findBySenderId(this.db, merchant.id, fields.senderId);
-    if (existing) throw new RequestRejected(CollectionCodes.duplicateSenderId, this.view(existing, payee));
 
     const now = new Date();
     const draft: Collection = {
@@ -90,33 +93,21 @@ export class CollectionService {
       return inserted;
     });
     if (!collection) {
-      const winner = await CollectionRepository.findBySenderId(this.db, merchant.id, fields.senderId);
-      throw new RequestRejected(CollectionCodes.duplicateSenderId, winner ? this.view(winner, payee) : undefined);
+      // The unique constraint found this senderId (checked last, after every field): 4112 with the existing one.
+      const existing = await CollectionRepository.findBySenderId(this.db, merchant.id, fields.senderId);
+      throw new RequestRejected(
+        CollectionCodes.duplicateSenderId,
+        existing ? { ...toCollectionWire(existing), intentUrl: intentUrlOf(existing, payee) } : undefined,
+      );
     }
-    return {
-      collection,
-      intentUrl: upiIntentUrl({
-        ...payee,
-        amount: collection.amount,
-        txnId: collection.id,
-        remarks: collection.remarks,
-      }),
-    };
+    return { collection, intentUrl: intentUrlOf(collection, payee) };
   }
 
   /** The UPI intent link of one of the merchant's collections (for a QR code), or null if it is not theirs. */
   async intentUrlOf(merchant: Merchant, txnId: string): Promise<string | null> {
     const c = await CollectionRepository.findById(this.db, txnId);
     if (!c || c.merchantId !== merchant.id) return null;
-    return upiIntentUrl({ ...this.payee(merchant), amount: c.amount, txnId: c.id, remarks: c.remarks });
-  }
-
-  /** The collection object with its intent link, as initiation and duplicates answer it. */
-  private view(c: Collection, payee: { payeeVpa: string; payeeName: string }) {
-    return {
-      ...toCollectionWire(c),
-      intentUrl: upiIntentUrl({ ...payee, amount: c.amount, txnId: c.id, remarks: c.remarks }),
-    };
+    return intentUrlOf(c, this.payee(merchant));
   }
 
   /** Payee address and name: the merchant's UPI settings; in the sandbox, defaults derived from the merchant. */
@@ -204,12 +195,14 @@ export class CollectionService {
     if (to !== 'PENDING') await JobRepository.cancel(tx, 'collection.expire', current.id);
     const type = collectionEventType(to);
     if (type) {
-      const merchant = await MerchantRepository.findById(tx, current.merchantId);
+      // The merchant's default callback is read only when the collection has none of its own.
+      const url =
+        moved.callbackUrl ?? (await MerchantRepository.findById(tx, current.merchantId))?.collectionCallbackUrl ?? null;
       await enqueueWebhook(tx, {
         merchantId: current.merchantId,
         subjectId: current.id,
         type,
-        url: moved.callbackUrl ?? merchant?.collectionCallbackUrl ?? null,
+        url,
         scheme: moved.scheme,
         object: toCollectionWire(moved),
       });
