@@ -60,3 +60,14 @@ export async function adminClient(cmd: Command): Promise<AdminClient> {
   if (!token) throw new UsageError('admin token missing: --admin-token (or PAYRAIL_ADMIN_TOKEN)');
   return new AdminClient(g.url, token);
 }
+
+/** One admin API call with the command's credentials: `payrail` operator commands are each one of these. */
+export async function adminRequest(
+  cmd: Command,
+  method: string,
+  path: string,
+  body: unknown,
+  operation: string,
+): Promise<Record<string, unknown>> {
+  return (await adminClient(cmd)).request(method, path, body, operation);
+}

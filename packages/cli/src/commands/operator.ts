@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Page } from '../adminClient.ts';
-import { adminClient, output } from '../context.ts';
+import { adminClient, adminRequest, output } from '../context.ts';
 import { CliError, Exit, ExitWith, UsageError } from '../exitCodes.ts';
 import { keyValues, table, type Cell } from '../output.ts';
 
@@ -160,9 +160,13 @@ function merchantCommands(program: Command) {
     .description('Show a merchant with wallets, limits and settings (no secrets)')
     .argument('<merchantId>')
     .action(async (id: string, _opts, cmd: Command) => {
-      const m = await (
-        await adminClient(cmd)
-      ).request('GET', `/admin/v1/merchants/${encodeURIComponent(id)}`, undefined, 'merchant show');
+      const m = await adminRequest(
+        cmd,
+        'GET',
+        `/admin/v1/merchants/${encodeURIComponent(id)}`,
+        undefined,
+        'merchant show',
+      );
       output(cmd).result(m, () => merchantView(m));
     });
 
@@ -199,9 +203,13 @@ function merchantCommands(program: Command) {
       if (opts.upiPayeeName !== undefined) patch.upi_payee_name = orNone(opts.upiPayeeName);
       if (opts.status !== undefined) patch.status = opts.status;
       if (Object.keys(patch).length === 0) throw new UsageError('nothing to update: give at least one option');
-      const m = await (
-        await adminClient(cmd)
-      ).request('PATCH', `/admin/v1/merchants/${encodeURIComponent(id)}`, patch, 'merchant update');
+      const m = await adminRequest(
+        cmd,
+        'PATCH',
+        `/admin/v1/merchants/${encodeURIComponent(id)}`,
+        patch,
+        'merchant update',
+      );
       output(cmd).result(m, () => merchantView(m));
     });
 
@@ -210,9 +218,8 @@ function merchantCommands(program: Command) {
     .description('Issue a new API key and secret key; the old ones and their tokens stop working at once')
     .argument('<merchantId>')
     .action(async (id: string, _opts, cmd: Command) => {
-      const r = await (
-        await adminClient(cmd)
-      ).request(
+      const r = await adminRequest(
+        cmd,
         'POST',
         `/admin/v1/merchants/${encodeURIComponent(id)}/credentials/rotate`,
         undefined,
@@ -236,9 +243,13 @@ function walletCommands(program: Command) {
     .description('Open another wallet for a merchant')
     .argument('<merchantId>')
     .action(async (id: string, _opts, cmd: Command) => {
-      const w = await (
-        await adminClient(cmd)
-      ).request('POST', `/admin/v1/merchants/${encodeURIComponent(id)}/wallets`, undefined, 'wallet create');
+      const w = await adminRequest(
+        cmd,
+        'POST',
+        `/admin/v1/merchants/${encodeURIComponent(id)}/wallets`,
+        undefined,
+        'wallet create',
+      );
       output(cmd).result(w, () => String(w.wallet_id));
     });
 
@@ -249,9 +260,8 @@ function walletCommands(program: Command) {
     .argument('<amount>', 'rupees, e.g. 10000 or 10000.50', amountArg)
     .option('--reference <ref>', 'idempotency reference of the credit (e.g. the bank transfer id)')
     .action(async (id: string, amount: string, opts: { reference?: string }, cmd: Command) => {
-      const r = await (
-        await adminClient(cmd)
-      ).request(
+      const r = await adminRequest(
+        cmd,
         'POST',
         `/admin/v1/wallets/${encodeURIComponent(id)}/credits`,
         { amount, ...(opts.reference ? { reference: opts.reference } : {}) },
@@ -271,9 +281,7 @@ function walletCommands(program: Command) {
     .description('Show a wallet with its balance and the amount on hold')
     .argument('<walletId>')
     .action(async (id: string, _opts, cmd: Command) => {
-      const w = await (
-        await adminClient(cmd)
-      ).request('GET', `/admin/v1/wallets/${encodeURIComponent(id)}`, undefined, 'wallet show');
+      const w = await adminRequest(cmd, 'GET', `/admin/v1/wallets/${encodeURIComponent(id)}`, undefined, 'wallet show');
       output(cmd).result(w, () =>
         keyValues([
           ['Wallet ID', s(w.wallet_id)],
@@ -359,9 +367,13 @@ function transactionCommands(program: Command) {
     .description('Show one payout')
     .argument('<transactionId>')
     .action(async (id: string, _opts, cmd: Command) => {
-      const p = await (
-        await adminClient(cmd)
-      ).request('GET', `/admin/v1/payouts/${encodeURIComponent(id)}`, undefined, 'payouts show');
+      const p = await adminRequest(
+        cmd,
+        'GET',
+        `/admin/v1/payouts/${encodeURIComponent(id)}`,
+        undefined,
+        'payouts show',
+      );
       output(cmd).result(p, () => payoutAdminView(p));
     });
 
@@ -376,9 +388,8 @@ function transactionCommands(program: Command) {
     })
     .option('--utr <utr>', 'bank reference of a successful transfer')
     .action(async (id: string, status: string, opts: { utr?: string }, cmd: Command) => {
-      const p = await (
-        await adminClient(cmd)
-      ).request(
+      const p = await adminRequest(
+        cmd,
         'POST',
         `/admin/v1/payouts/${encodeURIComponent(id)}/resolve`,
         { status, ...(opts.utr ? { utr_number: opts.utr } : {}) },
@@ -469,9 +480,13 @@ function webhookAdminCommands(program: Command) {
     .description('Send a delivery again now (same webhook-id, so receivers deduplicate)')
     .argument('<deliveryId>')
     .action(async (id: string, _opts, cmd: Command) => {
-      const r = await (
-        await adminClient(cmd)
-      ).request('POST', `/admin/v1/webhooks/deliveries/${encodeURIComponent(id)}/replay`, undefined, 'webhooks replay');
+      const r = await adminRequest(
+        cmd,
+        'POST',
+        `/admin/v1/webhooks/deliveries/${encodeURIComponent(id)}/replay`,
+        undefined,
+        'webhooks replay',
+      );
       output(cmd).result(r, () => `Delivery ${String(r.id ?? id)} queued for sending.`);
     });
 
@@ -480,7 +495,7 @@ function webhookAdminCommands(program: Command) {
     .command('verify')
     .description("Check every wallet's balance against the sum of its ledger entries (exit 7 on a mismatch)")
     .action(async (_opts, cmd: Command) => {
-      const r = await (await adminClient(cmd)).request('GET', '/admin/v1/ledger/verify', undefined, 'ledger verify');
+      const r = await adminRequest(cmd, 'GET', '/admin/v1/ledger/verify', undefined, 'ledger verify');
       const mismatches = (r.mismatches as Row[] | undefined) ?? [];
       output(cmd).result(r, () =>
         r.ok
