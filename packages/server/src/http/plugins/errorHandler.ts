@@ -38,52 +38,59 @@ export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequ
   return reply.code(status).send({ error: { code, message } });
 }
 
+/** An error as both kinds of route answer it: the merchant envelope's code, and the operator API's JSON. */
+interface Answer {
+  def: CodeDef;
+  json: { status: number; code: string; message: string };
+  data?: unknown;
+}
+
+function answerFor(error: FastifyError, request: FastifyRequest): Answer {
+  if (error instanceof RequestRejected) {
+    const { def } = error;
+    return { def, json: { status: def.http, code: String(def.code), message: def.message }, data: error.data };
+  }
+  if (isUnstorableText(error)) {
+    // Input PostgreSQL cannot store as text (a NUL character): the client's mistake, not a server fault.
+    const def = request.routeOptions.config.malformedBody ?? Common.malformedRequest;
+    return { def, json: { status: 400, code: 'invalid_request', message: 'Text must not contain NUL characters' } };
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 429) {
+    // The rate-limit plugin has already set Retry-After and RateLimit-* on the reply.
+    return { def: Common.rateLimited, json: { status, code: 'rate_limited', message: Common.rateLimited.message } };
+  }
+  if (status >= 400 && status < 500) {
+    const tooLarge = status === 413;
+    return {
+      def: clientErrorDef(request, error),
+      json: {
+        status: tooLarge ? 413 : 400,
+        code: tooLarge ? 'body_too_large' : 'invalid_request',
+        message: error.message,
+      },
+    };
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return { def: Common.internal, json: { status: 500, code: 'internal', message: 'Internal server error' } };
+}
+
 /**
- * One place turns every error into its documented answer. Anything unexpected is logged (without request
- * bodies) and answered 5000 without a stack trace.
+ * One place turns every error into its documented answer, in the route's style. Anything unexpected is logged
+ * (without request bodies) and answered 5000 without a stack trace.
  */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const style = request.routeOptions.config?.errorStyle ?? 'plain';
     if (error instanceof AdminError) {
       return reply.code(error.status).send({ error: { code: error.code, message: error.message } });
     }
-    if (error instanceof RequestRejected) {
-      if (style === 'admin' || style === 'plain') {
-        return reply.code(error.def.http).send({ error: { code: String(error.def.code), message: error.def.message } });
-      }
-      return sendEnvelope(request, reply, error.def, error.data);
-    }
-    if (isUnstorableText(error)) {
-      // Input PostgreSQL cannot store as text (a NUL character): the client's mistake, not a server fault.
-      if (style === 'admin' || style === 'plain') {
-        return reply
-          .code(400)
-          .send({ error: { code: 'invalid_request', message: 'Text must not contain NUL characters' } });
-      }
-      return sendEnvelope(request, reply, request.routeOptions.config.malformedBody ?? Common.malformedRequest);
-    }
-    const status = error.statusCode ?? 500;
-    if (status === 429) {
-      // The rate-limit plugin has already set Retry-After and RateLimit-* on the reply.
-      if (style === 'admin' || style === 'plain') {
-        return reply.code(429).send({ error: { code: 'rate_limited', message: Common.rateLimited.message } });
-      }
-      return sendEnvelope(request, reply, Common.rateLimited);
-    }
-    if (status >= 400 && status < 500) {
-      const def = clientErrorDef(request, error);
-      if (style === 'admin' || style === 'plain') {
-        const code = status === 413 ? 'body_too_large' : 'invalid_request';
-        return reply.code(status === 413 ? 413 : 400).send({ error: { code, message: error.message } });
-      }
-      return sendEnvelope(request, reply, def);
-    }
-    request.log.error({ err: error }, 'unhandled error');
+    const answer = answerFor(error, request);
+    const style = request.routeOptions.config?.errorStyle ?? 'plain';
     if (style === 'admin' || style === 'plain') {
-      return reply.code(500).send({ error: { code: 'internal', message: 'Internal server error' } });
+      const { status, code, message } = answer.json;
+      return reply.code(status).send({ error: { code, message } });
     }
-    return sendEnvelope(request, reply, Common.internal);
+    return sendEnvelope(request, reply, answer.def, answer.data);
   });
 
   app.setNotFoundHandler((request, reply) =>
