@@ -7,7 +7,7 @@ import type { Config } from './config.ts';
 import { generateSecretToken } from './domain/credentials.ts';
 import { buildApp } from './http/app.ts';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './http/CounterStore.ts';
-import { Metrics } from './http/Metrics.ts';
+import { Metrics } from './observability/Metrics.ts';
 import { TokenThrottle } from './http/TokenThrottle.ts';
 import { SANDBOX_BANK_RULES, type BankRules } from './domain/bankRules.ts';
 import { PayoutStepper } from './jobs/PayoutStepper.ts';

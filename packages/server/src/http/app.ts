@@ -10,7 +10,7 @@ import type { PayoutAdminService } from '../services/PayoutAdminService.ts';
 import type { PayoutService } from '../services/PayoutService.ts';
 import type { TokenService } from '../services/TokenService.ts';
 import type { Database } from '../store/Database.ts';
-import type { Metrics } from './Metrics.ts';
+import type { Metrics } from '../observability/Metrics.ts';
 import { requireAdmin } from './plugins/adminAuth.ts';
 import { frameworkErrorHandler, registerErrorHandler } from './plugins/errorHandler.ts';
 import { registerGracefulClose } from './plugins/gracefulClose.ts';

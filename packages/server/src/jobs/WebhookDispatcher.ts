@@ -1,6 +1,6 @@
 import { encryptJson, signWebhook, type WebhookEventWire } from '@payrail/protocol';
 import type { Logger } from 'pino';
-import type { Metrics } from '../http/Metrics.ts';
+import type { Metrics } from '../observability/Metrics.ts';
 import type { CallbackPolicy } from '../services/CallbackPolicy.ts';
 import type { Database } from '../store/Database.ts';
 import { MerchantRepository } from '../store/repositories/MerchantRepository.ts';

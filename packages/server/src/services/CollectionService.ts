@@ -12,7 +12,7 @@ import type { Merchant } from '../domain/Merchant.ts';
 import { RequestRejected } from '../domain/RequestRejected.ts';
 import { upiIntentUrl } from '../domain/upiIntent.ts';
 import { newUtr } from '../domain/utr.ts';
-import type { Metrics } from '../http/Metrics.ts';
+import type { Metrics } from '../observability/Metrics.ts';
 import type { Database, Queryable } from '../store/Database.ts';
 import { CollectionRepository, type CollectionPageQuery } from '../store/repositories/CollectionRepository.ts';
 import { JobRepository, type Job } from '../store/repositories/JobRepository.ts';

@@ -2,7 +2,7 @@ import type { PayoutStatus } from '@payrail/protocol';
 import type { Payout } from '../domain/Payout.ts';
 import { toPayoutWire } from '../domain/Payout.ts';
 import { DEFAULT_STATUS_MESSAGE, payoutEventType } from '../domain/payoutStateMachine.ts';
-import type { Metrics } from '../http/Metrics.ts';
+import type { Metrics } from '../observability/Metrics.ts';
 import type { BankConnector } from '../rails/BankConnector.ts';
 import type { Queryable } from '../store/Database.ts';
 import { JobRepository } from '../store/repositories/JobRepository.ts';

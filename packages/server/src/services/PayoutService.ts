@@ -16,7 +16,7 @@ import { toPayoutWire, type Payout } from '../domain/Payout.ts';
 import { checkSenderId, checkWalletIdShape, parsePayoutFields } from '../domain/payoutRequest.ts';
 import { DEFAULT_STATUS_MESSAGE } from '../domain/payoutStateMachine.ts';
 import { RequestRejected } from '../domain/RequestRejected.ts';
-import type { Metrics } from '../http/Metrics.ts';
+import type { Metrics } from '../observability/Metrics.ts';
 import type { BankConnector } from '../rails/BankConnector.ts';
 import type { Database } from '../store/Database.ts';
 import { PayoutOpenRefused, PayoutRepository, type OpenRefusal } from '../store/repositories/PayoutRepository.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../store/Database.ts';
-import type { Metrics } from '../Metrics.ts';
+import type { Metrics } from '../../observability/Metrics.ts';
 
 export function healthRoutes(app: FastifyInstance, deps: { db: Database; metrics: Metrics }) {
   app.get(
