@@ -38,6 +38,10 @@ export interface Config {
    * timeout). After a crash, what the dead process held waits this long before any instance takes it again.
    */
   workerLeaseMs: number;
+  /** PostgreSQL: longest wait for a connection (new, or a free one of the pool); 0 = no limit. */
+  dbConnectTimeoutMs: number;
+  /** PostgreSQL: longest a statement may run (statement_timeout; the client gives up 2 s later); 0 = no limit. */
+  dbStatementTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -116,5 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     banksBlocked: bankCodes(env, 'PAYRAIL_BANKS_BLOCKED'),
     workerPollMs: int(env, 'PAYRAIL_WORKER_POLL_MS', 200, 10),
     workerLeaseMs: int(env, 'PAYRAIL_WORKER_LEASE_MS', 60_000, 1000),
+    dbConnectTimeoutMs: int(env, 'PAYRAIL_DB_CONNECT_TIMEOUT_MS', 5_000),
+    dbStatementTimeoutMs: int(env, 'PAYRAIL_DB_STATEMENT_TIMEOUT_MS', 15_000),
   };
 }

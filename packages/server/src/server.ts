@@ -77,7 +77,13 @@ async function resolveAdminToken(config: Config): Promise<{ token: string; gener
 export async function createServer(config: Config, options: ServerOptions): Promise<PayrailServer> {
   const db =
     options.db ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: options.schema }));
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      schema: options.schema,
+      connectTimeoutMs: config.dbConnectTimeoutMs,
+      statementTimeoutMs: config.dbStatementTimeoutMs,
+    }));
   const ownsDb = options.db === undefined;
   if (db.engine === 'pglite' && ownsDb) {
     // The data-dir lock makes this the only process on the database: leases left by a crashed one are void.

@@ -2,7 +2,7 @@ import { generateCredentials, generateWebhookSecret } from '../domain/credential
 import { newId } from '../domain/ids.ts';
 import type { Merchant, Wallet } from '../domain/Merchant.ts';
 import type { Database } from '../store/Database.ts';
-import { DuplicateEntry, LedgerRepository } from '../store/repositories/LedgerRepository.ts';
+import { BalanceOverflow, DuplicateEntry, LedgerRepository } from '../store/repositories/LedgerRepository.ts';
 import { MerchantRepository, type MerchantPatch } from '../store/repositories/MerchantRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 
@@ -16,6 +16,8 @@ export interface CreditResult {
   balance: bigint;
   /** True when this reference had already been credited: nothing moved this time. */
   duplicate: boolean;
+  /** True when the credit was refused because the balance would exceed the largest storable amount. */
+  overflow?: boolean;
 }
 
 /** Operator-side management of merchants, their credentials and wallets. */
@@ -79,6 +81,10 @@ export class MerchantService {
         return { walletId, balance, duplicate: false };
       });
     } catch (err) {
+      if (err instanceof BalanceOverflow) {
+        const wallet = await WalletRepository.findById(this.db, walletId);
+        return { walletId, balance: (wallet as Wallet).balance, duplicate: false, overflow: true };
+      }
       if (!(err instanceof DuplicateEntry)) throw err;
       const wallet = await WalletRepository.findById(this.db, walletId);
       return { walletId, balance: (wallet as Wallet).balance, duplicate: true };

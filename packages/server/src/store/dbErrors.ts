@@ -17,3 +17,8 @@ export function isCheckViolation(err: unknown, constraint?: string): boolean {
   const e = pgError(err);
   return e?.code === '23514' && (constraint === undefined || e.constraint === constraint);
 }
+
+/** SQLSTATE 22003: a value beyond its column's type (e.g. a balance beyond int8). */
+export function isOutOfRange(err: unknown): boolean {
+  return pgError(err)?.code === '22003';
+}

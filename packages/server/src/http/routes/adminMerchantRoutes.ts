@@ -250,6 +250,13 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       if (amount === null) throw AdminError.invalid('amount must be a positive amount like "1000.00"');
       const result = await merchants.credit(wallet_id, amount, body.reference);
       if (!result) throw AdminError.notFound('wallet');
+      if (result.overflow) {
+        throw new AdminError(
+          422,
+          'balance_limit',
+          'the credit would take the balance beyond the largest storable amount',
+        );
+      }
       return { wallet_id: result.walletId, balance: formatPaise(result.balance), duplicate: result.duplicate };
     },
   );

@@ -1,5 +1,5 @@
 import type { Queryable } from '../Database.ts';
-import { isCheckViolation, isUniqueViolation } from '../dbErrors.ts';
+import { isCheckViolation, isOutOfRange, isUniqueViolation } from '../dbErrors.ts';
 
 export type EntryKind = 'credit' | 'payout_debit' | 'payout_refund' | 'collection_credit';
 
@@ -23,6 +23,14 @@ export class InsufficientFunds extends Error {
   constructor() {
     super('insufficient funds');
     this.name = 'InsufficientFunds';
+  }
+}
+
+/** The balance after the entry would not fit its column (int8 paise). */
+export class BalanceOverflow extends Error {
+  constructor() {
+    super('balance beyond the largest storable amount');
+    this.name = 'BalanceOverflow';
   }
 }
 
@@ -54,6 +62,7 @@ export const LedgerRepository = {
     } catch (err) {
       if (isCheckViolation(err, 'wallets_balance_check')) throw new InsufficientFunds();
       if (isUniqueViolation(err)) throw new DuplicateEntry();
+      if (isOutOfRange(err)) throw new BalanceOverflow();
       throw err;
     }
   },
