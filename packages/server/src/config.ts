@@ -38,6 +38,11 @@ export interface Config {
    * timeout). After a crash, what the dead process held waits this long before any instance takes it again.
    */
   workerLeaseMs: number;
+  /**
+   * PAYRAIL_ALLOW_SANDBOX_DATA_IN_LIVE: start in live mode on a database that was used in sandbox mode (its
+   * simulated money and payouts stay). Refused by default (docs/operations.md).
+   */
+  allowSandboxDataInLive: boolean;
 }
 
 export class ConfigError extends Error {
@@ -116,5 +121,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     banksBlocked: bankCodes(env, 'PAYRAIL_BANKS_BLOCKED'),
     workerPollMs: int(env, 'PAYRAIL_WORKER_POLL_MS', 200, 10),
     workerLeaseMs: int(env, 'PAYRAIL_WORKER_LEASE_MS', 60_000, 1000),
+    allowSandboxDataInLive: bool(env, 'PAYRAIL_ALLOW_SANDBOX_DATA_IN_LIVE', false),
   };
 }

@@ -2,10 +2,20 @@ import { formatPaise, parseRupees } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Merchant, Wallet } from '../../domain/Merchant.ts';
 import type { MerchantPatch } from '../../store/repositories/MerchantRepository.ts';
-import type { MerchantService } from '../../services/MerchantService.ts';
+import { CreditRefused, type MerchantService } from '../../services/MerchantService.ts';
 import type { CallbackPolicy } from '../../services/CallbackPolicy.ts';
 import { AdminError } from '../AdminError.ts';
-import { adminErrorResponses, adminRouteOptions, amountText, merchantIdParam, walletIdParam } from './adminSchemas.ts';
+import {
+  adminError,
+  adminErrorResponses,
+  adminRouteOptions,
+  amountText,
+  merchantIdParam,
+  walletIdParam,
+} from './adminSchemas.ts';
+
+/** A wallet balance is a PostgreSQL bigint of paise. */
+const MAX_BALANCE_PAISE = 2n ** 63n - 1n;
 
 interface Deps {
   merchants: MerchantService;
@@ -50,6 +60,7 @@ function parseLimit(field: string, value: unknown): bigint | null {
   if (value === null) return null;
   const paise = parseRupees(value);
   if (paise === null) throw AdminError.invalid(`${field} must be a positive amount like "50000.00", or null`);
+  if (paise > MAX_BALANCE_PAISE) throw AdminError.invalid(`${field} is larger than a wallet can hold`);
   return paise;
 }
 
@@ -240,6 +251,7 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
             properties: { wallet_id: { type: 'string' }, balance: { type: 'string' }, duplicate: { type: 'boolean' } },
           },
           ...adminErrorResponses,
+          422: adminError,
         },
       },
     },
@@ -248,7 +260,14 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       const body = request.body as { amount: unknown; reference?: string };
       const amount = parseRupees(body.amount);
       if (amount === null) throw AdminError.invalid('amount must be a positive amount like "1000.00"');
-      const result = await merchants.credit(wallet_id, amount, body.reference);
+      if (amount > MAX_BALANCE_PAISE) throw AdminError.invalid('amount is larger than a wallet can hold');
+      const result = await merchants.credit(wallet_id, amount, body.reference).catch((err: unknown) => {
+        if (!(err instanceof CreditRefused)) throw err;
+        if (err.reason === 'overflow') {
+          throw new AdminError(422, 'balance_overflow', 'the balance would exceed the largest amount a wallet holds');
+        }
+        throw new AdminError(409, 'reference_conflict', 'this reference was already used for a credit of another amount');
+      });
       if (!result) throw AdminError.notFound('wallet');
       return { wallet_id: result.walletId, balance: formatPaise(result.balance), duplicate: result.duplicate };
     },

@@ -41,7 +41,8 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { db: Database })
         cursor?: string;
       };
       const limit = pageLimit(q.limit);
-      const before = decodeCursor(q.cursor, (key) => /^[0-9]{1,19}$/.test(key));
+      // A delivery's seq is a bigint: a cursor beyond it is not one this API returned (400, not a SQL error).
+      const before = decodeCursor(q.cursor, (key) => /^[0-9]{1,19}$/.test(key) && BigInt(key) <= 2n ** 63n - 1n);
       const rows = await WebhookRepository.page(deps.db, {
         merchantId: q.merchant_id || undefined,
         state: q.state,
