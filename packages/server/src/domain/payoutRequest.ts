@@ -83,7 +83,8 @@ export function parsePayoutFields(
       : plain;
   if (nested !== undefined && source === plain) reject(PayoutCodes.invalidBeneficiary, 'beneficiary must be an object');
   const name = source.beneficiary_name;
-  if (!isBeneficiaryName(name)) reject(PayoutCodes.invalidBeneficiary, `Invalid beneficiary_name: ${BENEFICIARY_NAME_RULE}`);
+  if (!isBeneficiaryName(name))
+    reject(PayoutCodes.invalidBeneficiary, `Invalid beneficiary_name: ${BENEFICIARY_NAME_RULE}`);
   const ifsc = source.beneficiary_ifsc;
   if (typeof ifsc !== 'string' || !IFSC_PATTERN.test(ifsc) || !ifscKnown(ifsc)) reject(PayoutCodes.invalidIfsc);
   const account = source.beneficiary_acc_number;

@@ -64,17 +64,26 @@ export function readOutcome(current: PayoutStatus, answer: unknown): OutcomeDeci
   if (answer === null || answer === undefined) return { kind: 'unchanged' };
   const status = isRecord(answer) ? answer.status : undefined;
   if (typeof status !== 'string' || !(OUTCOMES as readonly string[]).includes(status)) {
-    return { kind: 'invalid', error: `the connector reported something that is not an outcome: ${describeAnswer(answer)}` };
+    return {
+      kind: 'invalid',
+      error: `the connector reported something that is not an outcome: ${describeAnswer(answer)}`,
+    };
   }
   const to = status as (typeof OUTCOMES)[number];
   if (to === current) return { kind: 'unchanged' };
   if (!canTransition(current, to)) {
-    return { kind: 'invalid', error: `the connector reported ${to} for a ${current} payout: not an allowed transition` };
+    return {
+      kind: 'invalid',
+      error: `the connector reported ${to} for a ${current} payout: not an allowed transition`,
+    };
   }
   const a = answer as Record<string, unknown>;
   if (to === 'SUCCESS') {
     if (typeof a.utr !== 'string' || !UTR_PATTERN.test(a.utr)) {
-      return { kind: 'invalid', error: `the connector reported SUCCESS without a valid UTR: ${describeAnswer(answer)}` };
+      return {
+        kind: 'invalid',
+        error: `the connector reported SUCCESS without a valid UTR: ${describeAnswer(answer)}`,
+      };
     }
     return { kind: 'move', to, utr: a.utr };
   }

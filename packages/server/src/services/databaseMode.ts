@@ -37,7 +37,8 @@ export async function checkDatabaseMode(q: Queryable, mode: Mode, allowSandboxDa
   }
   const accepted = await SettingsRepository.get(q, SANDBOX_DATA_ACCEPTED);
   // ISO-8601 times compare as text; "before the mode was recorded" is accepted by any acceptance.
-  const acceptedAfterUse = accepted !== null && (sandboxUse === null || !/^\d/.test(sandboxUse) || accepted >= sandboxUse);
+  const acceptedAfterUse =
+    accepted !== null && (sandboxUse === null || !/^\d/.test(sandboxUse) || accepted >= sandboxUse);
   if (sandboxUse && !acceptedAfterUse) {
     if (!allowSandboxDataInLive) throw new SandboxDataInLiveError(sandboxUse);
     await SettingsRepository.set(q, SANDBOX_DATA_ACCEPTED, now);

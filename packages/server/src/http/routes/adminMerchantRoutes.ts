@@ -14,9 +14,6 @@ import {
   walletIdParam,
 } from './adminSchemas.ts';
 
-/** A wallet balance is a PostgreSQL bigint of paise. */
-const MAX_BALANCE_PAISE = 2n ** 63n - 1n;
-
 interface Deps {
   merchants: MerchantService;
   callbackPolicy: CallbackPolicy;
@@ -60,7 +57,6 @@ function parseLimit(field: string, value: unknown): bigint | null {
   if (value === null) return null;
   const paise = parseRupees(value);
   if (paise === null) throw AdminError.invalid(`${field} must be a positive amount like "50000.00", or null`);
-  if (paise > MAX_BALANCE_PAISE) throw AdminError.invalid(`${field} is larger than a wallet can hold`);
   return paise;
 }
 
@@ -260,13 +256,16 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       const body = request.body as { amount: unknown; reference?: string };
       const amount = parseRupees(body.amount);
       if (amount === null) throw AdminError.invalid('amount must be a positive amount like "1000.00"');
-      if (amount > MAX_BALANCE_PAISE) throw AdminError.invalid('amount is larger than a wallet can hold');
       const result = await merchants.credit(wallet_id, amount, body.reference).catch((err: unknown) => {
         if (!(err instanceof CreditRefused)) throw err;
         if (err.reason === 'overflow') {
           throw new AdminError(422, 'balance_overflow', 'the balance would exceed the largest amount a wallet holds');
         }
-        throw new AdminError(409, 'reference_conflict', 'this reference was already used for a credit of another amount');
+        throw new AdminError(
+          409,
+          'reference_conflict',
+          'this reference was already used for a credit of another amount',
+        );
       });
       if (!result) throw AdminError.notFound('wallet');
       return { wallet_id: result.walletId, balance: formatPaise(result.balance), duplicate: result.duplicate };
