@@ -43,7 +43,12 @@ export function readSubmitAnswer(answer: unknown): SubmitDecision {
   if (isRecord(answer) && answer.accepted === true) {
     const ref = answer.reference;
     if (ref === undefined || ref === null) return { kind: 'accepted', reference: null };
-    if (typeof ref === 'string' && ref.length > 0 && ref.length <= MAX_REFERENCE && !/[\u0000-\u001f]/.test(ref)) {
+    if (
+      typeof ref === 'string' &&
+      ref.length > 0 &&
+      ref.length <= MAX_REFERENCE &&
+      cleanText(ref, MAX_REFERENCE) === ref
+    ) {
       return { kind: 'accepted', reference: ref };
     }
   } else if (isRecord(answer) && answer.accepted === false) {
