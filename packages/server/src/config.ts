@@ -42,6 +42,11 @@ export interface Config {
   dbConnectTimeoutMs: number;
   /** PostgreSQL: longest a statement may run (statement_timeout; the client gives up 2 s later); 0 = no limit. */
   dbStatementTimeoutMs: number;
+  /**
+   * PAYRAIL_ALLOW_SANDBOX_DATA_IN_LIVE: start in live mode on a database that was used in sandbox mode (its
+   * simulated money and payouts stay). Refused by default (docs/operations.md).
+   */
+  allowSandboxDataInLive: boolean;
 }
 
 export class ConfigError extends Error {
@@ -122,5 +127,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerLeaseMs: int(env, 'PAYRAIL_WORKER_LEASE_MS', 60_000, 1000),
     dbConnectTimeoutMs: int(env, 'PAYRAIL_DB_CONNECT_TIMEOUT_MS', 5_000),
     dbStatementTimeoutMs: int(env, 'PAYRAIL_DB_STATEMENT_TIMEOUT_MS', 15_000),
+    allowSandboxDataInLive: bool(env, 'PAYRAIL_ALLOW_SANDBOX_DATA_IN_LIVE', false),
   };
 }

@@ -18,7 +18,7 @@ export function isCheckViolation(err: unknown, constraint?: string): boolean {
   return e?.code === '23514' && (constraint === undefined || e.constraint === constraint);
 }
 
-/** SQLSTATE 22003: a value beyond its column's type (e.g. a balance beyond int8). */
+/** A value does not fit its column (e.g. a bigint balance that would pass 2^63 - 1). */
 export function isOutOfRange(err: unknown): boolean {
   return pgError(err)?.code === '22003';
 }

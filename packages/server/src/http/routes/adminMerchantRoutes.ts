@@ -2,10 +2,17 @@ import { formatPaise, parseRupees } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Merchant, Wallet } from '../../domain/Merchant.ts';
 import type { MerchantPatch } from '../../store/repositories/MerchantRepository.ts';
-import type { MerchantService } from '../../services/MerchantService.ts';
+import { CreditRefused, type MerchantService } from '../../services/MerchantService.ts';
 import type { CallbackPolicy } from '../../services/CallbackPolicy.ts';
 import { AdminError } from '../AdminError.ts';
-import { adminErrorResponses, adminRouteOptions, amountText, merchantIdParam, walletIdParam } from './adminSchemas.ts';
+import {
+  adminError,
+  adminErrorResponses,
+  adminRouteOptions,
+  amountText,
+  merchantIdParam,
+  walletIdParam,
+} from './adminSchemas.ts';
 
 interface Deps {
   merchants: MerchantService;
@@ -240,6 +247,7 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
             properties: { wallet_id: { type: 'string' }, balance: { type: 'string' }, duplicate: { type: 'boolean' } },
           },
           ...adminErrorResponses,
+          422: adminError,
         },
       },
     },
@@ -248,15 +256,18 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       const body = request.body as { amount: unknown; reference?: string };
       const amount = parseRupees(body.amount);
       if (amount === null) throw AdminError.invalid('amount must be a positive amount like "1000.00"');
-      const result = await merchants.credit(wallet_id, amount, body.reference);
-      if (!result) throw AdminError.notFound('wallet');
-      if (result.overflow) {
+      const result = await merchants.credit(wallet_id, amount, body.reference).catch((err: unknown) => {
+        if (!(err instanceof CreditRefused)) throw err;
+        if (err.reason === 'overflow') {
+          throw new AdminError(422, 'balance_overflow', 'the balance would exceed the largest amount a wallet holds');
+        }
         throw new AdminError(
-          422,
-          'balance_limit',
-          'the credit would take the balance beyond the largest storable amount',
+          409,
+          'reference_conflict',
+          'this reference was already used for a credit of another amount',
         );
-      }
+      });
+      if (!result) throw AdminError.notFound('wallet');
       return { wallet_id: result.walletId, balance: formatPaise(result.balance), duplicate: result.duplicate };
     },
   );

@@ -38,3 +38,28 @@ export const walletIdParam = {
   required: ['wallet_id'],
   properties: { wallet_id: { type: 'string' } },
 } as const;
+
+/**
+ * Who an admin-token request is, for the transaction history. One shared token has no name: every such request
+ * is `operator:admin-token` until operator accounts exist.
+ */
+export const ADMIN_TOKEN_ACTOR = 'operator:admin-token';
+
+/** The answer of the timeline routes (docs/operations.md, "History of every transaction"). */
+export const timelineEventSchema = {
+  type: 'object',
+  required: ['at', 'type', 'from', 'to', 'reason', 'actor'],
+  properties: {
+    at: { type: 'string', format: 'date-time' },
+    type: { type: 'string', enum: ['request', 'status', 'error', 'webhook_attempt'] },
+    from: { type: ['string', 'null'] },
+    to: { type: ['string', 'null'] },
+    reason: { type: ['string', 'null'] },
+    actor: { type: 'string', description: 'merchant, rail:<name>, worker, operator:<name> or system' },
+    event_type: { type: 'string', description: 'webhook_attempt: the event delivered' },
+    delivery_id: { type: 'string' },
+    http_status: { type: ['integer', 'null'] },
+    duration_ms: { type: 'integer' },
+    error: { type: ['string', 'null'] },
+  },
+} as const;

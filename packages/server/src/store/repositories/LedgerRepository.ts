@@ -26,10 +26,10 @@ export class InsufficientFunds extends Error {
   }
 }
 
-/** The balance after the entry would not fit its column (int8 paise). */
+/** The movement would take the balance beyond what its bigint column holds. */
 export class BalanceOverflow extends Error {
   constructor() {
-    super('balance beyond the largest storable amount');
+    super('balance would overflow');
     this.name = 'BalanceOverflow';
   }
 }
@@ -65,6 +65,15 @@ export const LedgerRepository = {
       if (isOutOfRange(err)) throw new BalanceOverflow();
       throw err;
     }
+  },
+
+  /** The amount of the wallet's credit made with `reference`, if there is one. */
+  async creditAmountByReference(q: Queryable, walletId: string, reference: string): Promise<bigint | null> {
+    const { rows } = await q.query<{ amount: bigint }>(
+      `SELECT amount FROM ledger_entries WHERE wallet_id = $1 AND kind = 'credit' AND reference = $2`,
+      [walletId, reference],
+    );
+    return rows[0]?.amount ?? null;
   },
 
   /** Every wallet whose balance differs from the sum of its entries (should always be empty). */
