@@ -38,6 +38,8 @@ export interface Config {
    * timeout). After a crash, what the dead process held waits this long before any instance takes it again.
    */
   workerLeaseMs: number;
+  /** Time limit of a webhook's DNS lookup, inside the delivery timeout (never more than it). */
+  webhookDnsTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -116,5 +118,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     banksBlocked: bankCodes(env, 'PAYRAIL_BANKS_BLOCKED'),
     workerPollMs: int(env, 'PAYRAIL_WORKER_POLL_MS', 200, 10),
     workerLeaseMs: int(env, 'PAYRAIL_WORKER_LEASE_MS', 60_000, 1000),
+    webhookDnsTimeoutMs: int(env, 'PAYRAIL_WEBHOOK_DNS_TIMEOUT_MS', 2000, 1),
   };
 }

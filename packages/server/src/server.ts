@@ -90,7 +90,9 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   const metrics = new Metrics();
   const tokens = await TokenService.create(db, config.tokenTtlSeconds, config.jwtSecret);
   const merchants = new MerchantService(db);
-  const callbackPolicy = new CallbackPolicy(config.webhookAllowPrivate);
+  const callbackPolicy = new CallbackPolicy(config.webhookAllowPrivate, {
+    dnsTimeoutMs: Math.min(config.webhookDnsTimeoutMs, config.webhookTimeoutMs),
+  });
   const throttle = new TokenThrottle(counters, config.tokenFailuresPerKey, config.tokenFailuresPerAddress);
   const rail = options.rail ?? (config.mode === 'sandbox' ? new SandboxRail(config.sandboxStepMs) : new ManualRail());
   const lifecycle = new PayoutLifecycle(rail, metrics);

@@ -109,7 +109,9 @@ export class Worker {
       // Back off exponentially (1 s, 2 s, 4 s … capped at 5 min) and try again: a step is never dropped.
       const delay = Math.min(1000 * 2 ** Math.min(job.attempts - 1, 16), 300_000);
       this.logger.warn({ err, job: job.kind, subject: job.subjectId, attempt: job.attempts }, 'job failed; retrying');
-      await JobRepository.retryLater(this.db, job, delay, (err as Error).message).catch(() => undefined);
+      const kept = await JobRepository.retryLater(this.db, job, delay, (err as Error).message).catch(() => true);
+      // Lost lease: another claim, a reschedule or a completion owns the job now; leave it to them.
+      if (!kept) this.logger.warn({ job: job.kind, subject: job.subjectId }, 'job retry not recorded: lease lost');
     }
   }
 }
