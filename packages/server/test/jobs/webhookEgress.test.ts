@@ -112,9 +112,10 @@ describe('webhook egress', () => {
     const id = await enqueue(`http://rebind.example:${port}${path}`);
 
     const first = await attempt(dispatcher, id);
+    expect(receiver.at(path)).toHaveLength(0);
+    expect(first).toEqual([expect.objectContaining({ httpStatus: null })]);
     const second = await attempt(dispatcher, id);
     expect(receiver.at(path)).toHaveLength(0);
-    expect(first).toHaveLength(1);
     expect(second).toHaveLength(2);
     // The second attempt resolved to loopback only: refused before any connection.
     expect(second[1]?.error).toMatch(/private address/);
