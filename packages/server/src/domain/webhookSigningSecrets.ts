@@ -10,5 +10,7 @@ export function webhookSigningSecrets(
 ): string[] {
   const { previousWebhookSecret: previous, previousWebhookSecretExpiresAt: expiresAt } = merchant;
   const stillValid = previous !== null && expiresAt !== null && expiresAt.getTime() > now.getTime();
-  return stillValid && previous !== merchant.webhookSecret ? [merchant.webhookSecret, previous] : [merchant.webhookSecret];
+  return stillValid && previous !== merchant.webhookSecret
+    ? [merchant.webhookSecret, previous]
+    : [merchant.webhookSecret];
 }

@@ -71,10 +71,7 @@ export const JobRepository = {
    * now), in which case the caller rolls its effect back.
    */
   async complete(q: Queryable, job: Job): Promise<boolean> {
-    const { rowCount } = await q.query('DELETE FROM jobs WHERE id = $1 AND lease_owner = $2', [
-      job.id,
-      job.leaseOwner,
-    ]);
+    const { rowCount } = await q.query('DELETE FROM jobs WHERE id = $1 AND lease_owner = $2', [job.id, job.leaseOwner]);
     return rowCount === 1;
   },
 
