@@ -101,7 +101,8 @@ describe('webhooks.verify', () => {
     expect(event).toMatchObject({ id: hook.headers['webhook-id'], type: 'payout.success', kind: 'payout' });
     expect(event.data.status).toBe('SUCCESS');
     await rejection(payrail.webhooks.verify(hook.body.replace('payout.success', 'payout.failed'), xOnly), 'signature');
-    for (const junk of ['', 'sha256=', 'sha256=00', 'garbage', 'sha256=' + 'f'.repeat(64)]) {
+    await rejection(payrail.webhooks.verify(hook.body, { 'x-signature': '' }), 'missing_headers');
+    for (const junk of ['sha256=', 'sha256=00', 'garbage', 'sha256=' + 'f'.repeat(64)]) {
       await rejection(payrail.webhooks.verify(hook.body, { 'x-signature': junk }), 'signature');
     }
     // Another merchant's secret does not verify it.
