@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { createServer } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { verifyBodySignature } from '@payrail/protocol';
 import { Webhook } from 'standardwebhooks';
@@ -141,9 +143,80 @@ describe.each(ENGINES)('webhook signatures and secret rotation on %s', (engine) 
     for (const s of [original, second, third]) expect(JSON.stringify(view.body)).not.toContain(s);
   });
 
+  it('examples/webhook-receiver.mjs verifies and decrypts real deliveries and survives junk requests', async () => {
+    const f = await fundedMerchant(t.url, 'v1', '1000.00');
+    const port = await freePort();
+    const child = spawn(
+      process.execPath,
+      [new URL('../../../../examples/webhook-receiver.mjs', import.meta.url).pathname],
+      {
+        env: {
+          PATH: process.env.PATH,
+          PORT: String(port),
+          WEBHOOK_SECRET: f.merchant.webhook_secret,
+          API_KEY: f.merchant.api_key,
+          SECRET_KEY: f.merchant.secret_key,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    try {
+      await eventually(() => err.includes('webhooks on'));
+      const hooks = `http://127.0.0.1:${port}/hooks`;
+      // Junk: no signature, short and malformed signatures of both kinds.
+      for (const headers of [
+        {},
+        {
+          'webhook-id': 'EV1',
+          'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+          'webhook-signature': 'v1,AA',
+        },
+        { 'webhook-signature': 'v1' },
+        { 'x-signature': 'sha256=00' },
+        { 'x-signature': 'nonsense' },
+      ]) {
+        const res = await fetch(hooks, { method: 'POST', headers, body: '{"id":"EV1"}' });
+        expect(res.status).toBe(401);
+      }
+      await initiateOk(
+        f.client,
+        payoutRequest('flat', {
+          wallet_id: f.merchant.wallet_id,
+          beneficiary_ifsc: SANDBOX.ifsc,
+          beneficiary_acc_number: SANDBOX.success,
+          callback_url: hooks,
+        }),
+      );
+      await eventually(() => out.includes('"payout.success"'));
+      const events = out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; data: { status: string } });
+      expect(events.map((e) => `${e.type}:${e.data.status}`)).toEqual([
+        'payout.processing:PROCESSING',
+        'payout.success:SUCCESS',
+      ]);
+      expect(child.exitCode).toBeNull();
+    } finally {
+      child.kill();
+    }
+  });
+
   it('rotating an unknown merchant answers 404', async () => {
     const res = await rotate('MC01ARZ3NDEKTSV4RRFFQ69G5FAV');
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
   });
 });
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
