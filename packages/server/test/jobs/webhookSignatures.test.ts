@@ -168,7 +168,7 @@ describe.each(ENGINES)('webhook signatures and secret rotation on %s', (engine) 
       await eventually(() => err.includes('webhooks on'));
       const hooks = `http://127.0.0.1:${port}/hooks`;
       // Junk: no signature, short and malformed signatures of both kinds.
-      for (const headers of [
+      for (const headers of <Record<string, string>[]>[
         {},
         {
           'webhook-id': 'EV1',
