@@ -47,6 +47,8 @@ export interface Config {
    * simulated money and payouts stay). Refused by default (docs/operations.md).
    */
   allowSandboxDataInLive: boolean;
+  /** Time limit of a webhook's DNS lookup, inside the delivery timeout (never more than it). */
+  webhookDnsTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -128,5 +130,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbConnectTimeoutMs: int(env, 'PAYRAIL_DB_CONNECT_TIMEOUT_MS', 5_000),
     dbStatementTimeoutMs: int(env, 'PAYRAIL_DB_STATEMENT_TIMEOUT_MS', 15_000),
     allowSandboxDataInLive: bool(env, 'PAYRAIL_ALLOW_SANDBOX_DATA_IN_LIVE', false),
+    webhookDnsTimeoutMs: int(env, 'PAYRAIL_WEBHOOK_DNS_TIMEOUT_MS', 2000, 1),
   };
 }

@@ -105,7 +105,9 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   const metrics = new Metrics();
   const tokens = await TokenService.create(db, config.tokenTtlSeconds, config.jwtSecret);
   const merchants = new MerchantService(db);
-  const callbackPolicy = new CallbackPolicy(config.webhookAllowPrivate);
+  const callbackPolicy = new CallbackPolicy(config.webhookAllowPrivate, {
+    dnsTimeoutMs: Math.min(config.webhookDnsTimeoutMs, config.webhookTimeoutMs),
+  });
   const throttle = new TokenThrottle(counters, config.tokenFailuresPerKey, config.tokenFailuresPerAddress);
   const rail = options.rail ?? (config.mode === 'sandbox' ? new SandboxRail(config.sandboxStepMs) : new ManualRail());
   // FAILED → REFUNDED is decided here for every rail: one sandbox step (CONTRACT.md §6), at once in live mode.

@@ -7,6 +7,9 @@ export interface Merchant {
   apiKey: string;
   secretKey: string;
   webhookSecret: string;
+  /** The secret replaced by the last webhook-secret rotation, still signing until the expiry beside it. */
+  previousWebhookSecret: string | null;
+  previousWebhookSecretExpiresAt: Date | null;
   credentialsVersion: number;
   /** Allowances in paise; null means unlimited. */
   dailyLimit: bigint | null;

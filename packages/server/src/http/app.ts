@@ -12,6 +12,7 @@ import type { TokenService } from '../services/TokenService.ts';
 import type { Database } from '../store/Database.ts';
 import type { Metrics } from '../observability/Metrics.ts';
 import { requireAdmin } from './plugins/adminAuth.ts';
+import { registerBodyParsing } from './plugins/bodyParsing.ts';
 import { frameworkErrorHandler, registerErrorHandler } from './plugins/errorHandler.ts';
 import { registerGracefulClose } from './plugins/gracefulClose.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -71,6 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerErrorHandler(app);
   registerGracefulClose(app);
+  registerBodyParsing(app);
 
   await registerOpenApi(app);
 

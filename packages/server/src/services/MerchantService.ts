@@ -1,6 +1,7 @@
 import { generateCredentials, generateWebhookSecret } from '../domain/credentials.ts';
 import { newId } from '../domain/ids.ts';
 import type { Merchant, Wallet } from '../domain/Merchant.ts';
+import { WEBHOOK_SECRET_OVERLAP_MS } from '../domain/webhookSigningSecrets.ts';
 import type { Database } from '../store/Database.ts';
 import { BalanceOverflow, DuplicateEntry, LedgerRepository } from '../store/repositories/LedgerRepository.ts';
 import { MerchantRepository, type MerchantPatch } from '../store/repositories/MerchantRepository.ts';
@@ -27,6 +28,13 @@ export class CreditRefused extends Error {
     super(`credit refused: ${reason}`);
     this.name = 'CreditRefused';
   }
+}
+
+export interface RotatedWebhookSecret {
+  merchantId: string;
+  webhookSecret: string;
+  /** Until when the replaced secret still signs deliveries (beside the new one). */
+  previousSecretExpiresAt: Date;
 }
 
 /** Operator-side management of merchants, their credentials and wallets. */
@@ -63,6 +71,25 @@ export class MerchantService {
   async rotateCredentials(id: string): Promise<Merchant | null> {
     const { apiKey, secretKey } = generateCredentials();
     return MerchantRepository.rotateCredentials(this.db, id, apiKey, secretKey);
+  }
+
+  /**
+   * Issues a new webhook secret. For 24 hours every delivery is signed with both the new secret and the one
+   * current just before this call (so receivers can switch at their pace); after that only the new one.
+   */
+  async rotateWebhookSecret(id: string): Promise<RotatedWebhookSecret | null> {
+    const merchant = await MerchantRepository.rotateWebhookSecret(
+      this.db,
+      id,
+      generateWebhookSecret(),
+      WEBHOOK_SECRET_OVERLAP_MS,
+    );
+    if (!merchant) return null;
+    return {
+      merchantId: merchant.id,
+      webhookSecret: merchant.webhookSecret,
+      previousSecretExpiresAt: merchant.previousWebhookSecretExpiresAt as Date,
+    };
   }
 
   async createWallet(merchantId: string): Promise<Wallet | null> {

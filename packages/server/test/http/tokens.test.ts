@@ -180,12 +180,12 @@ describe.each(ENGINES)('tokens on %s', (engine) => {
       }
     });
 
-    it('answers 4001 for a body that is not application/json', async () => {
+    it('answers 4001 with HTTP 415 for a body that is not application/json', async () => {
       const res = await http(t.url, 'POST', '/v1/auth/client-token', {
         rawBody: `apiKey=${m.api_key}&secretKey=${m.secret_key}`,
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
-      expect(res.status).toBe(401);
+      expect(res.status).toBe(415);
       expect(res.body).toEqual(UNAUTHORIZED);
     });
   });

@@ -67,6 +67,12 @@ function answerFor(error: FastifyError, request: FastifyRequest): Answer {
     // The rate-limit plugin has already set Retry-After and RateLimit-* on the reply.
     return { def: Common.rateLimited, json: { status, code: 'rate_limited', message: Common.rateLimited.message } };
   }
+  if (status === 415) {
+    // A body in a media type we do not read (a form, text): the route's malformed-body code, with HTTP 415.
+    const def = { ...clientErrorDef(request, error), http: 415 };
+    const message = 'Send the body as JSON (Content-Type: application/json), or no body on routes that take none';
+    return { def, json: { status: 415, code: 'unsupported_media_type', message } };
+  }
   if (status >= 400 && status < 500) {
     const tooLarge = status === 413;
     return {

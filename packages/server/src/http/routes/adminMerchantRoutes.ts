@@ -228,6 +228,39 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
   );
 
   app.post(
+    '/admin/v1/merchants/:merchant_id/webhook-secret/rotate',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'Issue a new webhook_secret; for 24 h deliveries are signed with both the new and the previous one',
+        params: merchantIdParam,
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              merchant_id: { type: 'string' },
+              webhook_secret: { type: 'string' },
+              previous_secret_expires_at: { type: 'string', format: 'date-time' },
+            },
+          },
+          ...adminErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { merchant_id } = request.params as { merchant_id: string };
+      const rotated = await merchants.rotateWebhookSecret(merchant_id);
+      if (!rotated) throw AdminError.notFound('merchant');
+      return {
+        merchant_id: rotated.merchantId,
+        webhook_secret: rotated.webhookSecret,
+        previous_secret_expires_at: rotated.previousSecretExpiresAt.toISOString(),
+      };
+    },
+  );
+
+  app.post(
     '/admin/v1/wallets/:wallet_id/credits',
     {
       ...adminRouteOptions,

@@ -8,6 +8,8 @@ interface MerchantRow {
   api_key: string;
   secret_key: string;
   webhook_secret: string;
+  previous_webhook_secret: string | null;
+  previous_webhook_secret_expires_at: Date | null;
   credentials_version: number;
   daily_limit: bigint | null;
   monthly_limit: bigint | null;
@@ -25,6 +27,8 @@ const toMerchant = (r: MerchantRow): Merchant => ({
   apiKey: r.api_key,
   secretKey: r.secret_key,
   webhookSecret: r.webhook_secret,
+  previousWebhookSecret: r.previous_webhook_secret,
+  previousWebhookSecretExpiresAt: r.previous_webhook_secret_expires_at,
   credentialsVersion: Number(r.credentials_version),
   dailyLimit: r.daily_limit,
   monthlyLimit: r.monthly_limit,
@@ -103,6 +107,26 @@ export const MerchantRepository = {
               updated_at = now()
         WHERE id = $1 RETURNING *`,
       [id, apiKey, secretKey],
+    );
+    return rows[0] ? toMerchant(rows[0]) : null;
+  },
+
+  /**
+   * Makes `webhookSecret` current; the secret current until now keeps signing for `overlapMs` (a previous
+   * secret from an earlier rotation is dropped: only the one current just before this rotation survives).
+   */
+  async rotateWebhookSecret(
+    q: Queryable,
+    id: string,
+    webhookSecret: string,
+    overlapMs: number,
+  ): Promise<Merchant | null> {
+    const { rows } = await q.query<MerchantRow>(
+      `UPDATE merchants SET previous_webhook_secret = webhook_secret,
+              previous_webhook_secret_expires_at = now() + make_interval(secs => $3::float8 / 1000),
+              webhook_secret = $2, updated_at = now()
+        WHERE id = $1 RETURNING *`,
+      [id, webhookSecret, overlapMs],
     );
     return rows[0] ? toMerchant(rows[0]) : null;
   },
