@@ -1,10 +1,20 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export { admin, createMerchant, http, type TestMerchant } from '../../server/test/support/merchantClient.ts';
 export { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../../server/test/support/testServer.ts';
 
-export const BIN = fileURLToPath(new URL('../bin/payrail.js', import.meta.url));
+/**
+ * Node arguments that run the CLI from its TypeScript sources (no build needed): tsx (by absolute URL, since some
+ * tests run in another folder) and the export condition that resolves @payrail/* to their sources.
+ */
+export const CLI_ARGS = [
+  '--conditions=@payrail/source',
+  '--import',
+  pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
+  fileURLToPath(new URL('../src/main.ts', import.meta.url)),
+];
 
 export interface CliResult {
   code: number | null;
@@ -24,14 +34,14 @@ export function cleanEnv(extra: Record<string, string | undefined>): NodeJS.Proc
   return env;
 }
 
-/** Runs `node packages/cli/bin/payrail.js …` as a child process. */
+/** Runs the CLI (`payrail …`, from its sources) as a child process. */
 export function cli(
   args: string[],
   env: Record<string, string | undefined> = {},
   options: { cwd?: string; onStderr?: (text: string, child: ReturnType<typeof spawn>) => void } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), cwd: options.cwd });
+    const child = spawn(process.execPath, [...CLI_ARGS, ...args], { env: cleanEnv(env), cwd: options.cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
