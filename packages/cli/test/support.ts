@@ -22,6 +22,16 @@ export interface CliResult {
   stderr: string;
   /** stdout parsed as JSON (when it is). */
   json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** stderr parsed as JSON (when it is): the error of a --json command. */
+  errJson: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The environment of a child CLI: nothing of ours inherited, only what the test gives. */
@@ -51,13 +61,7 @@ export function cli(
     });
     child.on('error', reject);
     child.on('close', (code) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
-      resolve({ code, stdout, stderr, json });
+      resolve({ code, stdout, stderr, json: parseJson(stdout), errJson: parseJson(stderr) });
     });
   });
 }

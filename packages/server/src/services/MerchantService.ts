@@ -3,7 +3,11 @@ import { newId } from '../domain/ids.ts';
 import type { Merchant, Wallet } from '../domain/Merchant.ts';
 import type { Database } from '../store/Database.ts';
 import { DuplicateEntry, LedgerRepository } from '../store/repositories/LedgerRepository.ts';
-import { MerchantRepository, type MerchantPatch } from '../store/repositories/MerchantRepository.ts';
+import {
+  MerchantRepository,
+  type MerchantPageQuery,
+  type MerchantPatch,
+} from '../store/repositories/MerchantRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 
 export interface CreatedMerchant {
@@ -83,5 +87,15 @@ export class MerchantService {
       const wallet = await WalletRepository.findById(this.db, walletId);
       return { walletId, balance: (wallet as Wallet).balance, duplicate: true };
     }
+  }
+
+  /** A page of merchants (newest first), each with its wallets, as the operator's list shows them. */
+  async page(query: MerchantPageQuery): Promise<{ merchant: Merchant; wallets: Wallet[] }[]> {
+    const merchants = await MerchantRepository.page(this.db, query);
+    const wallets = await WalletRepository.listByMerchants(
+      this.db,
+      merchants.map((m) => m.id),
+    );
+    return merchants.map((merchant) => ({ merchant, wallets: wallets.filter((w) => w.merchantId === merchant.id) }));
   }
 }
