@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,6 +84,10 @@ describe('the packed SDK in a new project', () => {
       cwd: project,
       env: cleanEnv(),
     });
+    expect(install.stderr).not.toMatch(/EBADENGINE|ERR!/);
+    // Exactly one package came in: the SDK.
+    expect((await readdir(join(project, 'node_modules'))).filter((f) => !f.startsWith('.'))).toEqual(['@payrail']);
+    expect(await readdir(join(project, 'node_modules/@payrail'))).toEqual(['sdk']);
     const sdkManifest = JSON.parse(await readFile(join(project, 'node_modules/@payrail/sdk/package.json'), 'utf8'));
     // Nothing but Node at run time: the SDK carries what it uses of the protocol.
     expect(sdkManifest.dependencies ?? {}).toEqual({});
