@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../src/csv.ts';
 import {
   admin,
-  BIN,
+  CLI_ARGS,
   cleanEnv,
   cli,
   createMerchant,
@@ -93,7 +93,19 @@ describe('payout send --file', () => {
     const file = join(dir, 'resume.csv');
     const out = join(dir, 'resume-out.csv');
     await writeFile(file, ['sender_id,amount,name,account,ifsc', ...rows].join('\n'));
-    const args = [BIN, 'payout', 'send', '--file', file, '--out', out, '--wallet', m.wallet_id, '--concurrency', '1'];
+    const args = [
+      ...CLI_ARGS,
+      'payout',
+      'send',
+      '--file',
+      file,
+      '--out',
+      out,
+      '--wallet',
+      m.wallet_id,
+      '--concurrency',
+      '1',
+    ];
 
     // First run: interrupted (SIGINT) once a few rows are done.
     const child = spawn(process.execPath, args, { env: cleanEnv(envFor(m)) });

@@ -4,7 +4,11 @@ import type { Merchant, Wallet } from '../domain/Merchant.ts';
 import { WEBHOOK_SECRET_OVERLAP_MS } from '../domain/webhookSigningSecrets.ts';
 import type { Database } from '../store/Database.ts';
 import { BalanceOverflow, DuplicateEntry, LedgerRepository } from '../store/repositories/LedgerRepository.ts';
-import { MerchantRepository, type MerchantPatch } from '../store/repositories/MerchantRepository.ts';
+import {
+  MerchantRepository,
+  type MerchantPageQuery,
+  type MerchantPatch,
+} from '../store/repositories/MerchantRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 
 export interface CreatedMerchant {
@@ -127,5 +131,15 @@ export class MerchantService {
       const wallet = await WalletRepository.findById(this.db, walletId);
       return { walletId, balance: (wallet as Wallet).balance, duplicate: true };
     }
+  }
+
+  /** A page of merchants (newest first), each with its wallets, as the operator's list shows them. */
+  async page(query: MerchantPageQuery): Promise<{ merchant: Merchant; wallets: Wallet[] }[]> {
+    const merchants = await MerchantRepository.page(this.db, query);
+    const wallets = await WalletRepository.listByMerchants(
+      this.db,
+      merchants.map((m) => m.id),
+    );
+    return merchants.map((merchant) => ({ merchant, wallets: wallets.filter((w) => w.merchantId === merchant.id) }));
   }
 }

@@ -1,10 +1,11 @@
-import { formatPaise, parseRupees } from '@payrail/protocol';
+import { formatPaise, isId, parseRupees } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Merchant, Wallet } from '../../domain/Merchant.ts';
 import type { MerchantPatch } from '../../store/repositories/MerchantRepository.ts';
 import { CreditRefused, type MerchantService } from '../../services/MerchantService.ts';
 import type { CallbackPolicy } from '../../services/CallbackPolicy.ts';
 import { AdminError } from '../AdminError.ts';
+import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import {
   adminError,
   adminErrorResponses,
@@ -316,6 +317,37 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       const wallet = await merchants.wallet(wallet_id);
       if (!wallet) throw AdminError.notFound('wallet');
       return { ...walletView(wallet, await merchants.onHold(wallet.id)), merchant_id: wallet.merchantId };
+    },
+  );
+
+  // The operator's merchant list (`payrail merchant list`): each item exactly as GET /admin/v1/merchants/{id}.
+  app.get(
+    '/admin/v1/merchants',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'List merchants (no secrets), newest first, with cursor pagination',
+        querystring: {
+          type: 'object',
+          properties: {
+            q: { type: 'string', maxLength: 200, description: 'exact merchant_id, or part of the name (any case)' },
+            status: { type: 'string', enum: ['active', 'suspended'] },
+            limit: { type: 'string', pattern: '^[0-9]+$' },
+            cursor: { type: 'string' },
+          },
+        },
+        response: adminErrorResponses,
+      },
+    },
+    async (request) => {
+      const q = request.query as { q?: string; status?: 'active' | 'suspended'; limit?: string; cursor?: string };
+      const limit = pageLimit(q.limit);
+      const after = decodeCursor(q.cursor, (key) => isId('merchant', key));
+      const search = q.q?.trim();
+      const rows = await merchants.page({ search: search || undefined, status: q.status, limit: limit + 1, after });
+      const page = pageOf(rows, limit, (r) => r.merchant.id);
+      return { ...page, data: page.data.map((r) => merchantView(r.merchant, r.wallets)) };
     },
   );
 }

@@ -66,6 +66,18 @@ const PATCH_COLUMNS: Record<keyof MerchantPatch, string> = {
   status: 'status',
 };
 
+/** A page of the operator's merchant list: `search` is an exact merchant id or part of the name (any case). */
+export interface MerchantPageQuery {
+  search?: string;
+  status?: MerchantStatus;
+  limit: number;
+  /** The id of the last merchant of the previous page (ids grow with time, so this pages newest first). */
+  after?: string;
+}
+
+/** LIKE treats `%`, `_` and the escape character itself as special: a search for them means the characters. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, '\\$&');
+
 export const MerchantRepository = {
   async insert(q: Queryable, m: NewMerchant): Promise<Merchant> {
     const { rows } = await q.query<MerchantRow>(
@@ -129,5 +141,29 @@ export const MerchantRepository = {
       [id, webhookSecret, overlapMs],
     );
     return rows[0] ? toMerchant(rows[0]) : null;
+  },
+
+  async page(q: Queryable, query: MerchantPageQuery): Promise<Merchant[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.status !== undefined) {
+      params.push(query.status);
+      where.push(`status = $${params.length}`);
+    }
+    if (query.search !== undefined) {
+      params.push(query.search, `%${likeLiteral(query.search)}%`);
+      where.push(`(id = $${params.length - 1} OR name ILIKE $${params.length})`);
+    }
+    if (query.after !== undefined) {
+      params.push(query.after);
+      where.push(`id < $${params.length}`);
+    }
+    params.push(query.limit);
+    const { rows } = await q.query<MerchantRow>(
+      `SELECT * FROM merchants ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY id DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map(toMerchant);
   },
 };

@@ -36,6 +36,16 @@ export const WalletRepository = {
     return rows.map(toWallet);
   },
 
+  /** The wallets of several merchants at once (a page of merchants), each merchant's in creation order. */
+  async listByMerchants(q: Queryable, merchantIds: string[]): Promise<Wallet[]> {
+    if (merchantIds.length === 0) return [];
+    const { rows } = await q.query<WalletRow>(
+      'SELECT * FROM wallets WHERE merchant_id = ANY($1::text[]) ORDER BY merchant_id, id',
+      [merchantIds],
+    );
+    return rows.map(toWallet);
+  },
+
   /** The merchant's first wallet (the one created with the merchant): the default for collections. */
   async firstOfMerchant(q: Queryable, merchantId: string): Promise<Wallet | null> {
     const { rows } = await q.query<WalletRow>('SELECT * FROM wallets WHERE merchant_id = $1 ORDER BY id LIMIT 1', [
