@@ -32,6 +32,8 @@ export interface Payout {
   railReference: string | null;
   istDay: string;
   istMonth: string;
+  /** The merchant's batch_id when the payout came from a bulk request (CONTRACT.md §10). */
+  batchId?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -10,6 +10,7 @@ import { LedgerRepository } from '../store/repositories/LedgerRepository.ts';
 import { PayoutRepository } from '../store/repositories/PayoutRepository.ts';
 import { UsageRepository } from '../store/repositories/UsageRepository.ts';
 import { enqueueWebhook } from './WebhookOutbox.ts';
+import { batchItemFinal } from './BatchCompletion.ts';
 
 export interface MoveOptions {
   message?: string;
@@ -52,6 +53,10 @@ export class PayoutLifecycle {
       });
     }
     await this.scheduleNext(tx, moved);
+    if (moved.batchId && (to === 'SUCCESS' || to === 'REFUNDED')) {
+      // After the payout's own event, so that a receiver sees the last payout.* event before the batch's.
+      await batchItemFinal(tx, moved.merchantId, moved.batchId);
+    }
     this.metrics.payoutTransitions.inc({ status: to });
     return moved;
   }

@@ -23,6 +23,7 @@ interface PayoutRow {
   rail_reference: string | null;
   ist_day: string;
   ist_month: string;
+  batch_id?: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -50,6 +51,7 @@ const toPayout = (r: PayoutRow): Payout => ({
   railReference: r.rail_reference,
   istDay: r.ist_day,
   istMonth: r.ist_month,
+  batchId: r.batch_id ?? null,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
