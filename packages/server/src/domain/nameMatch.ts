@@ -16,7 +16,8 @@ import { transliterateIndic } from './indicTransliteration.ts';
  *    letter 0.85; same consonant skeleton 0.9; otherwise Jaro-Winkler similarity × 0.9 when it is at least 0.85.
  * 4. score = 100 × (0.6 × matched share of the shorter name + 0.4 × matched share of the longer name), less 5
  *    when the matched tokens are in a different order; names that are the same letters once spaces are removed
- *    ("Ramkumar" / "Ram Kumar") score at least 95; a match made only of initials is capped at 59.
+ *    ("Ramkumar" / "Ram Kumar") score at least 95; a match made only of initials is capped at 59, and a
+ *    one-word name against a longer one at 75.
  *    100 only when both names are the same tokens in the same order.
  * 5. Bands: 100 EXACT_MATCH, 80–99 GOOD_PARTIAL_MATCH, 60–79 MODERATE_PARTIAL_MATCH, 40–59 POOR_PARTIAL_MATCH,
  *    0–39 NO_MATCH.
@@ -197,9 +198,11 @@ export function matchNames(given: string, atBank: string): NameMatch {
   let score = 100 * (0.6 * (sum / short) + 0.4 * (sum / long));
   const inOrder = [...chosen].sort((x, y) => x.i - y.i).every((p, k, all) => k === 0 || p.j > (all[k - 1]?.j ?? -1));
   if (!inOrder) score -= 5;
-  if (a.map((t) => t.key).join('') === b.map((t) => t.key).join('')) score = Math.max(score, 95);
   const fullWordMatched = chosen.some((p) => !(a[p.i] as Token).initial && !(b[p.j] as Token).initial);
   if (!fullWordMatched) score = Math.min(score, 59);
+  // One word alone (a first name) never identifies the holder of a longer name well.
+  if (short === 1 && long > 1) score = Math.min(score, 75);
+  if (a.map((t) => t.key).join('') === b.map((t) => t.key).join('')) score = Math.max(score, 95);
   const rounded = Math.max(0, Math.min(99, Math.round(score)));
   return { score: rounded, result: bandOf(rounded) };
 }

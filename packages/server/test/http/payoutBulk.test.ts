@@ -368,7 +368,7 @@ describe.each(ENGINES)('bulk payouts on %s', (engine) => {
     } finally {
       await still.close();
     }
-  });
+  }, 120_000);
 
   async function thousandItems(t: TestServer) {
     const f = await fundedMerchant(t.url, 'v2', '2000.00');

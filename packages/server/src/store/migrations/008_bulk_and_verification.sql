@@ -36,12 +36,14 @@ CREATE INDEX payouts_by_batch ON payouts (merchant_id, batch_id) WHERE batch_id 
 -- The money part of a batch in one statement. Candidates (items that passed every check that needs no database)
 -- are applied in order, each as payout_open would: 4009 when the merchant already has the sender_id (history,
 -- or an earlier accepted item of this batch), then the item's bank refusal if it has one, then 4002, 4010, 4011
--- against the balances and allowances as the earlier accepted items left them. Every wallet of the batch is
--- locked once, in id order, then the day's and the month's allowance rows (payout_open's order: wallet, day,
--- month), so batches and single initiations serialise per wallet without deadlocking. The debits, first steps
--- and allowances of the accepted items are then written set-based; the wallet's CHECK (balance >= 0) and the
--- ledger's unique index stay the last word on overdraft and double debit.
--- Returns one row per candidate: its position in the input arrays, the code, and whether it was accepted.
+-- against the balances and allowances as the earlier accepted items left them.
+-- Locks, in payout_open's order so that batches and single initiations never deadlock: first the sender_ids (each
+-- candidate's payout row is inserted up front, in sender_id order, before any wallet lock, as payout_open inserts
+-- its row before it locks the wallet), then every wallet of the batch once in id order, then the day's and the
+-- month's allowance rows. Rows of candidates that end up refused are deleted before the statement ends. The
+-- debits, first steps and allowances of the accepted items are written set-based; the wallet's
+-- CHECK (balance >= 0) and the ledger's unique index stay the last word on overdraft and double debit.
+-- Returns one row per candidate: its position in the input arrays and its code (2000 accepted).
 CREATE FUNCTION payout_open_batch(
   p_merchant text, p_batch text, p_scheme text, p_message text, p_rail text, p_day text, p_month text,
   p_at timestamptz, p_daily_limit int8, p_monthly_limit int8, p_job_delay_ms float8,
@@ -49,19 +51,50 @@ CREATE FUNCTION payout_open_batch(
   p_accounts text[], p_ifscs text[], p_banks text[], p_remarks text[], p_callbacks text[], p_bank_codes int4[]
 ) RETURNS TABLE (pos int4, code int4) LANGUAGE plpgsql AS $$
 DECLARE
+  n int4 := coalesce(array_length(p_ids, 1), 0);
+  v_inserted_ids text[];
+  v_first int4[] := '{}';
+  -- Per first occurrence of a sender_id: our row exists, which candidate's values it holds, whether accepted.
+  v_ours boolean[] := '{}';
+  v_holder int4[] := '{}';
+  v_taken boolean[] := '{}';
   v_wallet_ids text[];
   v_balances int8[];
-  v_day int8 := 0;
-  v_month int8 := 0;
-  v_day_added int8 := 0;
-  v_wallet_slot int4;
+  v_day int8;
+  v_month int8;
+  v_added int8 := 0;
   v_accepted int4[] := '{}';
+  v_slot int4;
   v_code int4;
+  f int4;
   i int4;
 BEGIN
-  IF coalesce(array_length(p_ids, 1), 0) = 0 THEN
+  IF n = 0 THEN
     RETURN;
   END IF;
+  -- Set-based, not array_position per item: a batch of 1,000 stays linear.
+  SELECT array_agg(s.first ORDER BY s.k), array_agg(s.k ORDER BY s.k), array_agg(false ORDER BY s.k)
+    INTO v_first, v_holder, v_taken
+    FROM (SELECT k, min(k) OVER (PARTITION BY p_senders[k]) AS first FROM generate_subscripts(p_ids, 1) AS k) s;
+
+  WITH inserted AS (
+    INSERT INTO payouts (id, merchant_id, wallet_id, sender_id, amount, payment_mode, beneficiary_name,
+        beneficiary_account, beneficiary_ifsc, bank_name, remarks, callback_url, scheme, status, status_message,
+        utr, rail, ist_day, ist_month, created_at, updated_at, batch_id)
+      SELECT p_ids[k], p_merchant, p_wallets[k], p_senders[k], p_amounts[k], p_modes[k], p_names[k], p_accounts[k],
+          p_ifscs[k], p_banks[k], p_remarks[k], p_callbacks[k], p_scheme, 'INITIATED', p_message, '', p_rail, p_day,
+          p_month, p_at, p_at, p_batch
+        FROM generate_subscripts(p_ids, 1) AS k
+       WHERE v_first[k] = k
+       ORDER BY p_senders[k]
+    ON CONFLICT (merchant_id, sender_id) DO NOTHING
+    RETURNING id
+  )
+  SELECT coalesce(array_agg(id), '{}') INTO v_inserted_ids FROM inserted;
+  SELECT array_agg(ins.id IS NOT NULL ORDER BY k)
+    INTO v_ours
+    FROM generate_subscripts(p_ids, 1) AS k LEFT JOIN unnest(v_inserted_ids) AS ins (id) ON ins.id = p_ids[k];
+
   SELECT array_agg(w.id ORDER BY w.id), array_agg(w.balance ORDER BY w.id)
     INTO v_wallet_ids, v_balances
     FROM (SELECT id, balance FROM wallets WHERE id = ANY (p_wallets) ORDER BY id FOR NO KEY UPDATE) w;
@@ -72,43 +105,47 @@ BEGIN
   SELECT amount INTO v_month FROM merchant_usage WHERE merchant_id = p_merchant AND period = 'M' || p_month
     FOR UPDATE;
 
-  FOR i IN 1 .. array_length(p_ids, 1) LOOP
-    v_wallet_slot := array_position(v_wallet_ids, p_wallets[i]);
-    IF EXISTS (SELECT 1 FROM payouts WHERE merchant_id = p_merchant AND sender_id = p_senders[i]) THEN
+  FOR i IN 1 .. n LOOP
+    f := v_first[i];
+    v_slot := array_position(v_wallet_ids, p_wallets[i]);
+    IF NOT v_ours[f] OR v_taken[f] THEN
       v_code := 4009;
     ELSIF p_bank_codes[i] IS NOT NULL THEN
       v_code := p_bank_codes[i];
-    ELSIF v_wallet_slot IS NULL OR v_balances[v_wallet_slot] < p_amounts[i] THEN
+    ELSIF v_slot IS NULL OR v_balances[v_slot] < p_amounts[i] THEN
       v_code := 4002;
     ELSIF p_daily_limit IS NOT NULL AND v_day + p_amounts[i] > p_daily_limit THEN
       v_code := 4010;
     ELSIF p_monthly_limit IS NOT NULL AND v_month + p_amounts[i] > p_monthly_limit THEN
       v_code := 4011;
     ELSE
-      INSERT INTO payouts (id, merchant_id, wallet_id, sender_id, amount, payment_mode, beneficiary_name,
-          beneficiary_account, beneficiary_ifsc, bank_name, remarks, callback_url, scheme, status, status_message,
-          utr, rail, ist_day, ist_month, created_at, updated_at, batch_id)
-        VALUES (p_ids[i], p_merchant, p_wallets[i], p_senders[i], p_amounts[i], p_modes[i], p_names[i],
-          p_accounts[i], p_ifscs[i], p_banks[i], p_remarks[i], p_callbacks[i], p_scheme, 'INITIATED', p_message, '',
-          p_rail, p_day, p_month, p_at, p_at, p_batch)
-        ON CONFLICT (merchant_id, sender_id) DO NOTHING;
-      IF NOT FOUND THEN
-        -- A concurrent initiation committed this sender_id after the check above.
-        v_code := 4009;
-      ELSE
-        v_code := 2000;
-        v_balances[v_wallet_slot] := v_balances[v_wallet_slot] - p_amounts[i];
-        v_day := v_day + p_amounts[i];
-        v_month := v_month + p_amounts[i];
-        v_day_added := v_day_added + p_amounts[i];
-        v_accepted := v_accepted || i;
+      v_code := 2000;
+      IF v_holder[f] <> i THEN
+        -- An earlier item with this sender_id was refused: this one takes its place (the sender_id stays ours).
+        DELETE FROM payouts WHERE id = p_ids[v_holder[f]];
+        INSERT INTO payouts (id, merchant_id, wallet_id, sender_id, amount, payment_mode, beneficiary_name,
+            beneficiary_account, beneficiary_ifsc, bank_name, remarks, callback_url, scheme, status, status_message,
+            utr, rail, ist_day, ist_month, created_at, updated_at, batch_id)
+          VALUES (p_ids[i], p_merchant, p_wallets[i], p_senders[i], p_amounts[i], p_modes[i], p_names[i],
+            p_accounts[i], p_ifscs[i], p_banks[i], p_remarks[i], p_callbacks[i], p_scheme, 'INITIATED', p_message,
+            '', p_rail, p_day, p_month, p_at, p_at, p_batch);
+        v_holder[f] := i;
       END IF;
+      v_taken[f] := true;
+      v_balances[v_slot] := v_balances[v_slot] - p_amounts[i];
+      v_day := v_day + p_amounts[i];
+      v_month := v_month + p_amounts[i];
+      v_added := v_added + p_amounts[i];
+      v_accepted := v_accepted || i;
     END IF;
     pos := i;
     code := v_code;
     RETURN NEXT;
   END LOOP;
 
+  -- The rows of sender_ids that no item of the batch took.
+  DELETE FROM payouts
+   WHERE id = ANY (ARRAY(SELECT p_ids[v_holder[k]] FROM generate_series(1, n) AS k WHERE v_ours[k] AND NOT v_taken[k]));
   IF array_length(v_accepted, 1) IS NULL THEN
     RETURN;
   END IF;
@@ -119,7 +156,7 @@ BEGIN
       SELECT 'payout.advance', p_ids[a], now() + make_interval(secs => p_job_delay_ms / 1000)
         FROM unnest(v_accepted) AS a;
   END IF;
-  UPDATE merchant_usage SET amount = amount + v_day_added
+  UPDATE merchant_usage SET amount = amount + v_added
    WHERE merchant_id = p_merchant AND period IN ('D' || p_day, 'M' || p_month);
 END $$;
 
