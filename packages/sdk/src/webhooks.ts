@@ -2,8 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DecryptError, decryptJsonObject, WEBHOOK_EVENT_TYPES, type Scheme } from '@payrail/protocol';
 import type { Core } from './core.ts';
 import { ConfigurationError, WebhookVerificationError } from './errors.ts';
-import { ShapeError, toCollection, toPayout } from './mapping.ts';
-import type { VerifyOptions, WebhookEvent, WebhookEventType, WebhookHeaders } from './types.ts';
+import { ShapeError, toBatchCompleted, toCollection, toPayout } from './mapping.ts';
+import type { PayoutEventType, VerifyOptions, WebhookEvent, WebhookEventType, WebhookHeaders } from './types.ts';
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
 
@@ -135,8 +135,9 @@ export async function verifyDelivery(
   const createdAt = new Date(String(event.created_at));
   try {
     const base = { id, createdAt, timestamp: new Date(signedAt) };
+    if (type === 'payout.batch.completed') return { ...base, type, kind: 'batch', data: toBatchCompleted(data) };
     return type.startsWith('payout.')
-      ? { ...base, type: type as Extract<WebhookEventType, `payout.${string}`>, kind: 'payout', data: toPayout(data) }
+      ? { ...base, type: type as PayoutEventType, kind: 'payout', data: toPayout(data) }
       : {
           ...base,
           type: type as Extract<WebhookEventType, `collection.${string}`>,

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import {
   PAYMENT_MODES,
   PAYOUT_STATUSES,
+  type BatchCompleted,
   type Collection,
   type PaymentMode,
   type Payout,
@@ -48,6 +49,23 @@ export function collectionView(c: Collection): string {
     ['Expires', c.expiresAt],
     ['Created', c.createdAt],
     ['Updated', c.updatedAt],
+  ]);
+}
+
+export function batchCompletedView(b: BatchCompleted): string {
+  const byStatus = Object.entries(b.summary.byStatus)
+    .filter(([, n]) => n)
+    .map(([status, n]) => `${status} ${n}`)
+    .join(', ');
+  return keyValues([
+    ['Batch ID', b.batchId],
+    [
+      'Items',
+      `${b.summary.items}: ${b.summary.accepted} accepted (${b.summary.amountAccepted} INR), ${b.summary.refused} refused`,
+    ],
+    ['Payouts', byStatus],
+    ['Created', b.createdAt],
+    ['Completed', b.completedAt],
   ]);
 }
 
@@ -359,7 +377,11 @@ function webhookCommands(program: Command) {
               ['Created', event.createdAt],
             ]),
             '',
-            event.kind === 'payout' ? payoutView(event.data) : collectionView(event.data),
+            event.kind === 'payout'
+              ? payoutView(event.data)
+              : event.kind === 'batch'
+                ? batchCompletedView(event.data)
+                : collectionView(event.data),
           ].join('\n'),
         );
       },
