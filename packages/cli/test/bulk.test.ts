@@ -6,14 +6,7 @@ import { Payrail } from '@payrail/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkBatchId } from '../src/bulk.ts';
 import { parseCsv } from '../src/csv.ts';
-import {
-  admin,
-  cli,
-  createMerchant,
-  startTestServer,
-  type TestMerchant,
-  type TestServer,
-} from './support.ts';
+import { admin, cli, createMerchant, startTestServer, type TestMerchant, type TestServer } from './support.ts';
 
 let t: TestServer;
 let dir: string;
