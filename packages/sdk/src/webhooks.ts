@@ -8,8 +8,8 @@ import {
 } from '@payrail/protocol';
 import type { Core } from './core.ts';
 import { ConfigurationError, WebhookVerificationError } from './errors.ts';
-import { ShapeError, toCollection, toPayout } from './mapping.ts';
-import type { VerifyOptions, WebhookEvent, WebhookEventType, WebhookHeaders } from './types.ts';
+import { ShapeError, toBatchCompleted, toCollection, toPayout } from './mapping.ts';
+import type { PayoutEventType, VerifyOptions, WebhookEvent, WebhookEventType, WebhookHeaders } from './types.ts';
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
 
@@ -156,8 +156,9 @@ export async function verifyDelivery(
   try {
     // With X-Signature alone the delivery carries no signing time: the event's own time stands in.
     const base = { id: eventId as string, createdAt, timestamp: signedAt === null ? createdAt : new Date(signedAt) };
+    if (type === 'payout.batch.completed') return { ...base, type, kind: 'batch', data: toBatchCompleted(data) };
     return type.startsWith('payout.')
-      ? { ...base, type: type as Extract<WebhookEventType, `payout.${string}`>, kind: 'payout', data: toPayout(data) }
+      ? { ...base, type: type as PayoutEventType, kind: 'payout', data: toPayout(data) }
       : {
           ...base,
           type: type as Extract<WebhookEventType, `collection.${string}`>,

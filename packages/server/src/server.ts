@@ -16,6 +16,10 @@ import { Worker } from './jobs/Worker.ts';
 import type { BankConnector } from './rails/BankConnector.ts';
 import { ManualRail } from './rails/ManualRail.ts';
 import { SandboxRail } from './rails/SandboxRail.ts';
+import type { AccountVerifier } from './rails/AccountVerifier.ts';
+import { SandboxAccountVerifier } from './rails/SandboxAccountVerifier.ts';
+import { BeneficiaryVerificationService } from './services/BeneficiaryVerificationService.ts';
+import { BulkPayoutService } from './services/BulkPayoutService.ts';
 import { BankDirectory } from './services/BankDirectory.ts';
 import { BankNotifications } from './services/BankNotifications.ts';
 import { checkDatabaseMode } from './services/databaseMode.ts';
@@ -53,6 +57,11 @@ export interface ServerOptions {
   db?: Database;
   /** Replace the bank connector (tests of live-mode behaviour); default from PAYRAIL_MODE. */
   rail?: BankConnector;
+  /**
+   * Replace the account verifier (CONTRACT.md §11); default: the sandbox's in sandbox mode, none in live mode
+   * (verification then answers 4013 "not available"). Null means none.
+   */
+  accountVerifier?: AccountVerifier | null;
   /** Do not start the background worker (tests that drive it by hand). */
   noWorker?: boolean;
 }
@@ -115,15 +124,25 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     refundDelayMs: config.mode === 'sandbox' ? config.sandboxStepMs : 0,
   });
   const bankNotifications = new BankNotifications(db, lifecycle);
+  const banks = new BankDirectory(config.mode === 'live');
+  const accountVerifier =
+    options.accountVerifier !== undefined
+      ? options.accountVerifier
+      : config.mode === 'sandbox'
+        ? new SandboxAccountVerifier()
+        : null;
+  const verification = new BeneficiaryVerificationService(db, accountVerifier, banks);
   const payouts = new PayoutService(
     db,
     rail,
     lifecycle,
     bankRulesFor(config),
-    new BankDirectory(config.mode === 'live'),
+    banks,
     callbackPolicy,
     metrics,
+    verification,
   );
+  const bulkPayouts = new BulkPayoutService(db, payouts, callbackPolicy, metrics);
   const payoutAdmin = new PayoutAdminService(db, lifecycle, config.mode);
   const collections = new CollectionService(db, callbackPolicy, metrics, {
     mode: config.mode,
@@ -159,6 +178,8 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     payouts,
     payoutAdmin,
     collections,
+    bulkPayouts,
+    verification,
     redis,
   });
 

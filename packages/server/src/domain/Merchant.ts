@@ -17,6 +17,9 @@ export interface Merchant {
   collectionCallbackUrl: string | null;
   upiVpa: string | null;
   upiPayeeName: string | null;
+  /** CONTRACT.md §11: `required` makes every initiation verify the beneficiary (4013 below the minimum score). */
+  beneficiaryVerification: 'off' | 'required';
+  minNameMatchScore: number;
   createdAt: Date;
   updatedAt: Date;
 }

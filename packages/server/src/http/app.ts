@@ -3,6 +3,8 @@ import type { Redis } from 'ioredis';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import type { BeneficiaryVerificationService } from '../services/BeneficiaryVerificationService.ts';
+import type { BulkPayoutService } from '../services/BulkPayoutService.ts';
 import type { CallbackPolicy } from '../services/CallbackPolicy.ts';
 import type { CollectionService } from '../services/CollectionService.ts';
 import type { MerchantService } from '../services/MerchantService.ts';
@@ -16,7 +18,9 @@ import { registerBodyParsing } from './plugins/bodyParsing.ts';
 import { frameworkErrorHandler, registerErrorHandler } from './plugins/errorHandler.ts';
 import { registerGracefulClose } from './plugins/gracefulClose.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { adminBatchRoutes } from './routes/adminBatchRoutes.ts';
 import { adminCollectionRoutes } from './routes/adminCollectionRoutes.ts';
+import { bulkRoutes } from './routes/bulkRoutes.ts';
 import { adminMerchantRoutes } from './routes/adminMerchantRoutes.ts';
 import { adminPayoutRoutes } from './routes/adminPayoutRoutes.ts';
 import { adminWebhookRoutes } from './routes/adminWebhookRoutes.ts';
@@ -42,6 +46,8 @@ export interface AppDeps {
   payouts: PayoutService;
   payoutAdmin: PayoutAdminService;
   collections: CollectionService;
+  bulkPayouts: BulkPayoutService;
+  verification: BeneficiaryVerificationService;
   /** Shared rate-limit counters; in-process memory when null. */
   redis: Redis | null;
 }
@@ -94,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   tokenRoutes(app, deps);
   payoutRoutes(app, { ...deps, statusRateLimit });
   collectionRoutes(app, { ...deps, statusRateLimit });
+  bulkRoutes(app, { ...deps, statusRateLimit });
   if (deps.config.mode === 'sandbox') sandboxRoutes(app, deps);
 
   await app.register(async (admin) => {
@@ -105,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     adminPayoutRoutes(admin, deps);
     adminWebhookRoutes(admin, deps);
     adminCollectionRoutes(admin, deps);
+    adminBatchRoutes(admin, deps);
   });
 
   return app;

@@ -11,6 +11,8 @@ declare module 'fastify' {
     invalidBody?: CodeDef;
     /** The code a body that cannot be parsed at all gets on this route (default: 4000). */
     malformedBody?: CodeDef;
+    /** The code a body over this route's size limit gets (default: Common.bodyTooLarge). */
+    bodyTooLarge?: CodeDef;
   }
   interface FastifyInstance {
     routeTable: { method: string; url: string; hidden: boolean }[];

@@ -14,8 +14,8 @@ export function sendEnvelope(request: FastifyRequest, reply: FastifyReply, def: 
 }
 
 function clientErrorDef(request: FastifyRequest, error: FastifyError): CodeDef {
-  if (error.statusCode === 413) return Common.bodyTooLarge;
   const config = request.routeOptions.config;
+  if (error.statusCode === 413) return config.bodyTooLarge ?? Common.bodyTooLarge;
   if (error.validation) return config.invalidBody ?? Common.malformedRequest;
   return config.malformedBody ?? Common.malformedRequest;
 }

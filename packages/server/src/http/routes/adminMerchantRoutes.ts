@@ -38,6 +38,8 @@ function merchantView(m: Merchant, wallets: Wallet[]) {
     collection_callback_url: m.collectionCallbackUrl,
     upi_vpa: m.upiVpa,
     upi_payee_name: m.upiPayeeName,
+    beneficiary_verification: m.beneficiaryVerification,
+    min_name_match_score: m.minNameMatchScore,
   };
   const limits = { daily_limit: limitText(m.dailyLimit), monthly_limit: limitText(m.monthlyLimit) };
   return {
@@ -136,7 +138,7 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       ...adminRouteOptions,
       schema: {
         tags: ['admin'],
-        summary: 'Change limits, callback URL, UPI payee settings or status',
+        summary: 'Change limits, callback URL, UPI payee settings, beneficiary verification or status',
         params: merchantIdParam,
         body: {
           type: 'object',
@@ -148,6 +150,8 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
             upi_vpa: { type: ['string', 'null'], maxLength: 300 },
             upi_payee_name: { type: ['string', 'null'], maxLength: 100 },
             status: { type: 'string', enum: ['active', 'suspended'] },
+            beneficiary_verification: { type: 'string', enum: ['off', 'required'] },
+            min_name_match_score: { type: 'integer', minimum: 0, maximum: 100 },
           },
         },
         response: adminErrorResponses,
@@ -174,6 +178,10 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       }
       if ('upi_payee_name' in body) patch.upiPayeeName = body.upi_payee_name as string | null;
       if ('status' in body) patch.status = body.status as 'active' | 'suspended';
+      if ('beneficiary_verification' in body) {
+        patch.beneficiaryVerification = body.beneficiary_verification as 'off' | 'required';
+      }
+      if ('min_name_match_score' in body) patch.minNameMatchScore = body.min_name_match_score as number;
       const merchant = await merchants.update(merchant_id, patch);
       if (!merchant) throw AdminError.notFound('merchant');
       return merchantView(merchant, await merchants.wallets(merchant.id));

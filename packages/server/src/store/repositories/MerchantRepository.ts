@@ -16,6 +16,8 @@ interface MerchantRow {
   collection_callback_url: string | null;
   upi_vpa: string | null;
   upi_payee_name: string | null;
+  beneficiary_verification: 'off' | 'required';
+  min_name_match_score: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -35,6 +37,8 @@ const toMerchant = (r: MerchantRow): Merchant => ({
   collectionCallbackUrl: r.collection_callback_url,
   upiVpa: r.upi_vpa,
   upiPayeeName: r.upi_payee_name,
+  beneficiaryVerification: r.beneficiary_verification,
+  minNameMatchScore: Number(r.min_name_match_score),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -55,6 +59,8 @@ export interface MerchantPatch {
   upiVpa?: string | null;
   upiPayeeName?: string | null;
   status?: MerchantStatus;
+  beneficiaryVerification?: 'off' | 'required';
+  minNameMatchScore?: number;
 }
 
 const PATCH_COLUMNS: Record<keyof MerchantPatch, string> = {
@@ -64,6 +70,8 @@ const PATCH_COLUMNS: Record<keyof MerchantPatch, string> = {
   upiVpa: 'upi_vpa',
   upiPayeeName: 'upi_payee_name',
   status: 'status',
+  beneficiaryVerification: 'beneficiary_verification',
+  minNameMatchScore: 'min_name_match_score',
 };
 
 /** A page of the operator's merchant list: `search` is an exact merchant id or part of the name (any case). */
