@@ -6,6 +6,8 @@ import { DuplicateEntry, LedgerRepository } from '../store/repositories/LedgerRe
 import { MerchantRepository, type MerchantPatch } from '../store/repositories/MerchantRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 
+export type { MerchantPatch };
+
 export interface CreatedMerchant {
   merchant: Merchant;
   wallet: Wallet;
@@ -20,11 +22,15 @@ export interface CreditResult {
 
 /** Operator-side management of merchants, their credentials and wallets. */
 export class MerchantService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** Told of new credentials (creation, rotation), so the token service's V1 index needs no reload. */
+    private readonly onKeysChanged: (merchant: Merchant) => void = () => undefined,
+  ) {}
 
   async create(name: string): Promise<CreatedMerchant> {
     const { apiKey, secretKey } = generateCredentials();
-    return this.db.transaction(async (tx) => {
+    const created = await this.db.transaction(async (tx) => {
       const merchant = await MerchantRepository.insert(tx, {
         id: newId('merchant'),
         name,
@@ -35,6 +41,8 @@ export class MerchantService {
       const wallet = await WalletRepository.insert(tx, newId('wallet'), merchant.id);
       return { merchant, wallet };
     });
+    this.onKeysChanged(created.merchant);
+    return created;
   }
 
   get(id: string): Promise<Merchant | null> {
@@ -51,7 +59,9 @@ export class MerchantService {
 
   async rotateCredentials(id: string): Promise<Merchant | null> {
     const { apiKey, secretKey } = generateCredentials();
-    return MerchantRepository.rotateCredentials(this.db, id, apiKey, secretKey);
+    const merchant = await MerchantRepository.rotateCredentials(this.db, id, apiKey, secretKey);
+    if (merchant) this.onKeysChanged(merchant);
+    return merchant;
   }
 
   async createWallet(merchantId: string): Promise<Wallet | null> {

@@ -1,6 +1,7 @@
 import { Common, encryptJson, envelope, type CodeDef } from '@payrail/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RequestRejected } from '../../domain/RequestRejected.ts';
+import { RequestThrottled } from '../../domain/RequestThrottled.ts';
 import { AdminError } from '../AdminError.ts';
 
 /** Sends a merchant envelope; `data` (a plaintext object) is encrypted with the session's scheme and keys. */
@@ -82,8 +83,10 @@ function answerFor(error: FastifyError, request: FastifyRequest): Answer {
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AdminError) {
+      if (error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.code(error.status).send({ error: { code: error.code, message: error.message } });
     }
+    if (error instanceof RequestThrottled) reply.header('retry-after', String(error.retryAfterSeconds));
     const answer = answerFor(error, request);
     const style = request.routeOptions.config?.errorStyle ?? 'plain';
     if (style === 'admin' || style === 'plain') {

@@ -1,8 +1,7 @@
 import { formatPaise, parseRupees } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Merchant, Wallet } from '../../domain/Merchant.ts';
-import type { MerchantPatch } from '../../store/repositories/MerchantRepository.ts';
-import type { MerchantService } from '../../services/MerchantService.ts';
+import type { MerchantPatch, MerchantService } from '../../services/MerchantService.ts';
 import type { CallbackPolicy } from '../../services/CallbackPolicy.ts';
 import { AdminError } from '../AdminError.ts';
 import { adminErrorResponses, adminRouteOptions, amountText, merchantIdParam, walletIdParam } from './adminSchemas.ts';

@@ -1,17 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../../store/Database.ts';
-import {
-  WebhookRepository,
-  type DeliveryState,
-  type WebhookAttempt,
-  type WebhookDelivery,
-} from '../../store/repositories/WebhookRepository.ts';
+import type {
+  DeliveryState,
+  WebhookAdminService,
+  WebhookAttempt,
+  WebhookDelivery,
+} from '../../services/WebhookAdminService.ts';
 import { AdminError } from '../AdminError.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
 /** Operator routes for webhook deliveries: list with their attempts, and replay. */
-export function adminWebhookRoutes(app: FastifyInstance, deps: { db: Database }) {
+export function adminWebhookRoutes(app: FastifyInstance, deps: { webhookAdmin: WebhookAdminService }) {
   app.get(
     '/admin/v1/webhooks/deliveries',
     {
@@ -42,19 +41,15 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { db: Database })
       };
       const limit = pageLimit(q.limit);
       const before = decodeCursor(q.cursor, (key) => /^[0-9]{1,19}$/.test(key));
-      const rows = await WebhookRepository.page(deps.db, {
+      const rows = await deps.webhookAdmin.page({
         merchantId: q.merchant_id || undefined,
         state: q.state,
         subjectId: q.subject_id || undefined,
         limit: limit + 1,
         before: before === undefined ? undefined : BigInt(before),
       });
-      const page = pageOf(rows, limit, (d) => String(d.seq));
-      const attempts = await WebhookRepository.attempts(
-        deps.db,
-        page.data.map((d) => d.id),
-      );
-      return { ...page, data: page.data.map((d) => deliveryView(d, attempts.get(d.id) ?? [])) };
+      const page = pageOf(rows, limit, (r) => String(r.delivery.seq));
+      return { ...page, data: page.data.map((r) => deliveryView(r.delivery, r.attempts)) };
     },
   );
 
@@ -74,7 +69,7 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { db: Database })
     },
     async (request, reply) => {
       const { id } = request.params as { id: string };
-      if (!(await WebhookRepository.requeue(deps.db, id))) throw AdminError.notFound('delivery');
+      if (!(await deps.webhookAdmin.replay(id))) throw AdminError.notFound('delivery');
       return reply.code(202).send({ id, state: 'pending' });
     },
   );
