@@ -105,8 +105,7 @@ export function parseTrustProxy(raw: string | undefined): boolean | number | str
   for (const entry of entries) {
     const [address, prefix, ...rest] = entry.split('/');
     const family = isIP(address ?? '');
-    const prefixOk =
-      prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
     if (PROXY_RANGE_NAMES.has(entry)) continue;
     if (!family || !prefixOk || rest.length) {
       throw new ConfigError(

@@ -6,7 +6,12 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { generateSecretToken } from './domain/credentials.ts';
 import { buildApp } from './http/app.ts';
-import { FallbackCounterStore, MemoryCounterStore, RedisCounterStore, type CounterStore } from './store/CounterStore.ts';
+import {
+  FallbackCounterStore,
+  MemoryCounterStore,
+  RedisCounterStore,
+  type CounterStore,
+} from './store/CounterStore.ts';
 import { Metrics } from './observability/Metrics.ts';
 import { ADMIN_FAILURE_WINDOW_MS, adminThrottled } from './http/plugins/adminAuth.ts';
 import { FailureThrottle } from './services/FailureThrottle.ts';

@@ -102,10 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.config.mode === 'sandbox') sandboxRoutes(app, deps);
 
   await app.register(async (admin) => {
-    admin.addHook(
-      'onRequest',
-      requireAdmin(deps.adminToken, deps.adminThrottle, deps.config.adminFailuresPerAddress),
-    );
+    admin.addHook('onRequest', requireAdmin(deps.adminToken, deps.adminThrottle, deps.config.adminFailuresPerAddress));
     admin.addHook('onRoute', (route) => {
       route.schema = { ...route.schema, security: [{ adminAuth: [] }] };
     });

@@ -53,7 +53,9 @@ const unauthorized = () => new RequestRejected(TokenCodes.unauthorized);
 const shortString = (value: unknown, max = MAX_CREDENTIAL_CHARS): string | undefined =>
   typeof value === 'string' && value.length > 0 && value.length <= max ? value : undefined;
 const field = (body: unknown, name: string): unknown =>
-  body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
+  body !== null && typeof body === 'object' && !Array.isArray(body)
+    ? (body as Record<string, unknown>)[name]
+    : undefined;
 
 /**
  * Issues and verifies merchant JWTs (HS256). The signing key is shared by every instance: from configuration,

@@ -6,7 +6,12 @@ import {
   type WebhookDelivery,
 } from '../store/repositories/WebhookRepository.ts';
 
-export type { DeliveryPageQuery, DeliveryState, WebhookAttempt, WebhookDelivery } from '../store/repositories/WebhookRepository.ts';
+export type {
+  DeliveryPageQuery,
+  DeliveryState,
+  WebhookAttempt,
+  WebhookDelivery,
+} from '../store/repositories/WebhookRepository.ts';
 
 export interface DeliveryWithAttempts {
   delivery: WebhookDelivery;

@@ -1,6 +1,11 @@
 import { encryptJson, TokenCodes } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
-import { MAX_CREDENTIAL_CHARS, MAX_V1_PAYLOAD_CHARS, type IssuedToken, type TokenService } from '../../services/TokenService.ts';
+import {
+  MAX_CREDENTIAL_CHARS,
+  MAX_V1_PAYLOAD_CHARS,
+  type IssuedToken,
+  type TokenService,
+} from '../../services/TokenService.ts';
 
 const tokenResponse = {
   200: {
