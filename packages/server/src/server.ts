@@ -93,6 +93,8 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     await db.query('UPDATE webhook_deliveries SET locked_until = NULL WHERE locked_until IS NOT NULL');
   }
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
+  // An outage is survivable (counters fall back to process memory); say so in the log, not as an unhandled event.
+  redis?.on('error', (err: Error) => options.logger.warn({ err: err.message }, 'redis unreachable'));
   // With Redis the failure counters are shared; while Redis is unreachable each instance counts alone.
   const counters: CounterStore = redis
     ? new FallbackCounterStore(redis, new RedisCounterStore(redis, config.redisPrefix), new MemoryCounterStore())
