@@ -102,7 +102,7 @@ export async function benchTokens(log: (message: string) => void, env: NodeJS.Pr
         [
           'V1 without X-Api-Key, unusual shape (scan)',
           Math.min(REQUESTS, 20),
-          // Spaced out: scans are limited to 5 a second.
+          // Spaced out: scans are limited to 2 a second.
           async (k) => {
             const ms = await post('/v1/auth/clients/token', {
               payload: encryptV1(JSON.stringify({ requestId: 'r1', ...k }), k),

@@ -93,7 +93,7 @@ export class TokenService {
     );
     const index = new V1KeyIndex(db, {
       refreshIntervalMs: options.keyIndexRefreshMs ?? 1000,
-      scansPerSecond: options.keyIndexScansPerSecond ?? 5,
+      scansPerSecond: options.keyIndexScansPerSecond ?? 2,
     });
     await index.load();
     return new TokenService(
