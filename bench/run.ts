@@ -20,6 +20,7 @@ import {
 } from './common.ts';
 import type { DriverMerchant, DriverPlan } from './driver.ts';
 import type { SqlBaselineConfig, SqlBaselineRequest } from './sqlBaseline.ts';
+import { benchTokens, tokenTable } from './tokenBench.ts';
 
 /**
  * `npm run bench`: the Payrail server as a child process (PGlite in a temp directory; PostgreSQL in a fresh
@@ -539,6 +540,11 @@ async function main() {
     await (await import('./soak.ts')).runSoak();
     return;
   }
+  // BENCH_ONLY=token: only the V1 token lookup with 10,000 merchants (bench/tokenBench.ts).
+  if (process.env.BENCH_ONLY === 'token') {
+    process.stdout.write(`\n${tokenTable(await benchTokens((m) => log('', m), baseEnv()))}\n`);
+    return;
+  }
   const wanted = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',').map((s) => s.trim());
   const engines = (['pglite', 'postgres'] as Engine[]).filter(
     (e) => wanted.includes(e) && (e === 'pglite' || Boolean(process.env.BENCH_DATABASE_URL)),
@@ -574,6 +580,7 @@ async function main() {
     await driver.stop();
   }
   process.stdout.write(`\n${table(results)}\n\n`);
+  process.stdout.write(`${tokenTable(await benchTokens((m) => log('', m), baseEnv()))}\n\n`);
   process.stdout.write(
     `${DURATION} s per scenario, ${CONNECTIONS} connections, autocannon in its own process; ` +
       `total ${((Date.now() - began) / 1000).toFixed(0)} s; load average at the end ${loadavg()

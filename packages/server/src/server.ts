@@ -6,9 +6,17 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { generateSecretToken } from './domain/credentials.ts';
 import { buildApp } from './http/app.ts';
-import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './http/CounterStore.ts';
+import {
+  FallbackCounterStore,
+  MemoryCounterStore,
+  RedisCounterStore,
+  type CounterStore,
+} from './store/CounterStore.ts';
 import { Metrics } from './observability/Metrics.ts';
-import { TokenThrottle } from './http/TokenThrottle.ts';
+import { ADMIN_FAILURE_WINDOW_MS, adminThrottled } from './http/plugins/adminAuth.ts';
+import { FailureThrottle } from './services/FailureThrottle.ts';
+import { HealthProbe } from './services/HealthProbe.ts';
+import { WebhookAdminService } from './services/WebhookAdminService.ts';
 import { SANDBOX_BANK_RULES, type BankRules } from './domain/bankRules.ts';
 import { PayoutStepper } from './jobs/PayoutStepper.ts';
 import { WebhookDispatcher } from './jobs/WebhookDispatcher.ts';
@@ -109,15 +117,25 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     await db.query('UPDATE webhook_deliveries SET locked_until = NULL WHERE locked_until IS NOT NULL');
   }
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
-  const counters: CounterStore = redis ? new RedisCounterStore(redis, config.redisPrefix) : new MemoryCounterStore();
+  // An outage is survivable (counters fall back to process memory); say so in the log, not as an unhandled event.
+  redis?.on('error', (err: Error) => options.logger.warn({ err: err.message }, 'redis unreachable'));
+  // With Redis the failure counters are shared; while Redis is unreachable each instance counts alone.
+  const counters: CounterStore = redis
+    ? new FallbackCounterStore(redis, new RedisCounterStore(redis, config.redisPrefix), new MemoryCounterStore())
+    : new MemoryCounterStore();
   const admin = await resolveAdminToken(config);
   const metrics = new Metrics();
-  const tokens = await TokenService.create(db, config.tokenTtlSeconds, config.jwtSecret);
-  const merchants = new MerchantService(db);
+  const tokens = await TokenService.create(db, {
+    ttlSeconds: config.tokenTtlSeconds,
+    configuredSecret: config.jwtSecret,
+    counters,
+    failuresPerKey: config.tokenFailuresPerKey,
+    failuresPerAddress: config.tokenFailuresPerAddress,
+  });
+  const merchants = new MerchantService(db, (merchant) => tokens.merchantChanged(merchant));
   const callbackPolicy = new CallbackPolicy(config.webhookAllowPrivate, {
     dnsTimeoutMs: Math.min(config.webhookDnsTimeoutMs, config.webhookTimeoutMs),
   });
-  const throttle = new TokenThrottle(counters, config.tokenFailuresPerKey, config.tokenFailuresPerAddress);
   const rail = options.rail ?? (config.mode === 'sandbox' ? new SandboxRail(config.sandboxStepMs) : new ManualRail());
   // FAILED → REFUNDED is decided here for every rail: one sandbox step (CONTRACT.md §6), at once in live mode.
   const lifecycle = new PayoutLifecycle(rail, metrics, {
@@ -168,11 +186,12 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   const app = await buildApp({
     config,
     logger: options.logger,
-    db,
+    health: new HealthProbe(db),
     metrics,
     adminToken: admin.token,
+    adminThrottle: new FailureThrottle(counters, ADMIN_FAILURE_WINDOW_MS, adminThrottled),
     tokens,
-    throttle,
+    webhookAdmin: new WebhookAdminService(db),
     merchants,
     callbackPolicy,
     payouts,

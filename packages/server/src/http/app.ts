@@ -11,7 +11,9 @@ import type { MerchantService } from '../services/MerchantService.ts';
 import type { PayoutAdminService } from '../services/PayoutAdminService.ts';
 import type { PayoutService } from '../services/PayoutService.ts';
 import type { TokenService } from '../services/TokenService.ts';
-import type { Database } from '../store/Database.ts';
+import type { FailureThrottle } from '../services/FailureThrottle.ts';
+import type { HealthProbe } from '../services/HealthProbe.ts';
+import type { WebhookAdminService } from '../services/WebhookAdminService.ts';
 import type { Metrics } from '../observability/Metrics.ts';
 import { requireAdmin } from './plugins/adminAuth.ts';
 import { registerBodyParsing } from './plugins/bodyParsing.ts';
@@ -30,17 +32,18 @@ import { StatusRateLimit } from './StatusRateLimit.ts';
 import { collectionRoutes } from './routes/collectionRoutes.ts';
 import { healthRoutes } from './routes/healthRoutes.ts';
 import { tokenRoutes } from './routes/tokenRoutes.ts';
-import type { TokenThrottle } from './TokenThrottle.ts';
 import './routeContext.ts';
 
 export interface AppDeps {
   config: Config;
   logger: Logger;
-  db: Database;
+  health: HealthProbe;
   metrics: Metrics;
   adminToken: string;
+  /** Counts failed admin authentications per client address. */
+  adminThrottle: FailureThrottle;
   tokens: TokenService;
-  throttle: TokenThrottle;
+  webhookAdmin: WebhookAdminService;
   merchants: MerchantService;
   callbackPolicy: CallbackPolicy;
   payouts: PayoutService;
@@ -52,6 +55,10 @@ export interface AppDeps {
   redis: Redis | null;
 }
 
+/** A hop count trusts that many proxies nearest to us (Fastify's types know no number; its runtime does this). */
+const trustProxyOption = (value: boolean | number | string[]) =>
+  typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
+
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** The Fastify application: plugins, then thin routes over the services the composition root built. */
@@ -59,8 +66,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
-    // Behind a proxy the operator sets this; the address feeds the token-failure limit.
-    trustProxy: false,
+    // PAYRAIL_TRUST_PROXY: which proxies' X-Forwarded-For names the client (the failure throttles count by it).
+    trustProxy: trustProxyOption(deps.config.trustProxy),
     requestIdHeader: 'x-request-id',
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     frameworkErrors: frameworkErrorHandler,
@@ -104,7 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.config.mode === 'sandbox') sandboxRoutes(app, deps);
 
   await app.register(async (admin) => {
-    admin.addHook('onRequest', requireAdmin(deps.adminToken));
+    admin.addHook('onRequest', requireAdmin(deps.adminToken, deps.adminThrottle, deps.config.adminFailuresPerAddress));
     admin.addHook('onRoute', (route) => {
       route.schema = { ...route.schema, security: [{ adminAuth: [] }] };
     });

@@ -11,6 +11,8 @@ import {
 } from '../store/repositories/MerchantRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 
+export type { MerchantPatch };
+
 export interface CreatedMerchant {
   merchant: Merchant;
   wallet: Wallet;
@@ -43,11 +45,15 @@ export interface RotatedWebhookSecret {
 
 /** Operator-side management of merchants, their credentials and wallets. */
 export class MerchantService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** Told of new credentials (creation, rotation), so the token service's V1 index needs no reload. */
+    private readonly onKeysChanged: (merchant: Merchant) => void = () => undefined,
+  ) {}
 
   async create(name: string): Promise<CreatedMerchant> {
     const { apiKey, secretKey } = generateCredentials();
-    return this.db.transaction(async (tx) => {
+    const created = await this.db.transaction(async (tx) => {
       const merchant = await MerchantRepository.insert(tx, {
         id: newId('merchant'),
         name,
@@ -58,6 +64,8 @@ export class MerchantService {
       const wallet = await WalletRepository.insert(tx, newId('wallet'), merchant.id);
       return { merchant, wallet };
     });
+    this.onKeysChanged(created.merchant);
+    return created;
   }
 
   get(id: string): Promise<Merchant | null> {
@@ -74,7 +82,9 @@ export class MerchantService {
 
   async rotateCredentials(id: string): Promise<Merchant | null> {
     const { apiKey, secretKey } = generateCredentials();
-    return MerchantRepository.rotateCredentials(this.db, id, apiKey, secretKey);
+    const merchant = await MerchantRepository.rotateCredentials(this.db, id, apiKey, secretKey);
+    if (merchant) this.onKeysChanged(merchant);
+    return merchant;
   }
 
   /**

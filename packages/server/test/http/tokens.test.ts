@@ -112,8 +112,10 @@ describe.each(ENGINES)('tokens on %s', (engine) => {
       expect(() => decryptJsonObject(res.body.data, 'v2', keysOf(m))).toThrow(DecryptError);
     });
 
-    it('needs X-Api-Key: without it a correct payload is refused with 4001', async () => {
-      expectUnauthorized(await v1({ payload: v1Payload(keysOf(m)) }));
+    it('needs no X-Api-Key: the server finds the merchant whose keys decrypt the payload (CONTRACT §3)', async () => {
+      const res = await v1({ payload: v1Payload(keysOf(m)) });
+      expect(res.status).toBe(200);
+      expect(Object.keys(decryptJsonObject(res.body.data, 'v1', keysOf(m)))).toEqual(['token']);
     });
 
     it('refuses an X-Api-Key that is not the merchant the payload was encrypted for', async () => {

@@ -1,7 +1,8 @@
 import { Common, encryptJson, envelope, type CodeDef } from '@payrail/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RequestRejected } from '../../domain/RequestRejected.ts';
-import { DatabaseUnavailable } from '../../store/DatabaseUnavailable.ts';
+import { DatabaseUnavailable } from '../../domain/DatabaseUnavailable.ts';
+import { RequestThrottled } from '../../domain/RequestThrottled.ts';
 import { AdminError } from '../AdminError.ts';
 
 /** Sends a merchant envelope; `data` (a plaintext object) is encrypted with the session's scheme and keys. */
@@ -95,8 +96,10 @@ function answerFor(error: FastifyError, request: FastifyRequest): Answer {
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AdminError) {
+      if (error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.code(error.status).send({ error: { code: error.code, message: error.message } });
     }
+    if (error instanceof RequestThrottled) reply.header('retry-after', String(error.retryAfterSeconds));
     const answer = answerFor(error, request);
     if (error instanceof DatabaseUnavailable) reply.header('retry-after', '1');
     const style = request.routeOptions.config?.errorStyle ?? 'plain';

@@ -1,8 +1,7 @@
 import { formatPaise, isId, parseRupees } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Merchant, Wallet } from '../../domain/Merchant.ts';
-import type { MerchantPatch } from '../../store/repositories/MerchantRepository.ts';
-import { CreditRefused, type MerchantService } from '../../services/MerchantService.ts';
+import { CreditRefused, type MerchantPatch, type MerchantService } from '../../services/MerchantService.ts';
 import type { CallbackPolicy } from '../../services/CallbackPolicy.ts';
 import { AdminError } from '../AdminError.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';

@@ -174,4 +174,18 @@ export const MerchantRepository = {
     );
     return rows.map(toMerchant);
   },
+
+  /**
+   * Merchants whose credentials or status changed at or after `since` (all of them when null), with the
+   * database's clock at the time of the query, for the in-memory V1 key index.
+   */
+  async keysChangedSince(q: Queryable, since: Date | null): Promise<{ merchants: Merchant[]; now: Date }> {
+    // The clock first: a change committed while the rows are read is then found again by the next call.
+    const clock = await q.query<{ now: Date }>('SELECT now() AS now');
+    const { rows } = await q.query<MerchantRow>(
+      'SELECT * FROM merchants WHERE $1::timestamptz IS NULL OR keys_changed_at >= $1',
+      [since],
+    );
+    return { merchants: rows.map(toMerchant), now: (clock.rows[0] as { now: Date }).now };
+  },
 };
