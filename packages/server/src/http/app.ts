@@ -24,6 +24,7 @@ import { sandboxRoutes } from './routes/sandboxRoutes.ts';
 import { StatusRateLimit } from './StatusRateLimit.ts';
 import { collectionRoutes } from './routes/collectionRoutes.ts';
 import { healthRoutes } from './routes/healthRoutes.ts';
+import { paymentPageRoutes } from './routes/paymentPageRoutes.ts';
 import { tokenRoutes } from './routes/tokenRoutes.ts';
 import type { TokenThrottle } from './TokenThrottle.ts';
 import './routeContext.ts';
@@ -93,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   payoutRoutes(app, { ...deps, statusRateLimit });
   collectionRoutes(app, { ...deps, statusRateLimit });
   if (deps.config.mode === 'sandbox') sandboxRoutes(app, deps);
+  paymentPageRoutes(app, { collections: deps.collections, sandbox: deps.config.mode === 'sandbox' });
 
   await app.register(async (admin) => {
     admin.addHook('onRequest', requireAdmin(deps.adminToken));
