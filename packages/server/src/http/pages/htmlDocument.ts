@@ -25,6 +25,7 @@ export function htmlDocument(parts: DocumentParts): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(parts.title)}</title>
 <style nonce="${parts.nonce}">${THEME_CSS}</style>
 </head>

@@ -103,7 +103,7 @@ export async function renderPaymentPage(view: PaymentPageView, links: PaymentPag
   <header class="center stack">
     <p class="muted">Pay to</p>
     <h1>${escapeHtml(view.payeeName)}</h1>
-    <p class="amount"><span aria-hidden="true">₹</span><span class="visually-hidden">INR </span>${view.amount}</p>
+    <p class="amount">₹${view.amount}</p>
     ${view.remarks ? `<p class="muted">${escapeHtml(view.remarks)}</p>` : ''}
     <p><span id="status" class="${BADGE_CLASS[view.status]}" role="status" aria-live="polite">${PAYMENT_STATUS_LABEL[view.status]}</span></p>
   </header>
