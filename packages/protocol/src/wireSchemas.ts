@@ -1,4 +1,10 @@
-import { COLLECTION_STATUSES, COLLECTION_TXN_TYPES, PAYMENT_MODES, PAYOUT_STATUSES, WEBHOOK_EVENT_TYPES } from './wire.ts';
+import {
+  COLLECTION_STATUSES,
+  COLLECTION_TXN_TYPES,
+  PAYMENT_MODES,
+  PAYOUT_STATUSES,
+  WEBHOOK_EVENT_TYPES,
+} from './wire.ts';
 
 /**
  * JSON Schemas (2020-12, as OpenAPI 3.1 uses) of the decrypted plaintexts: what goes inside an encrypted

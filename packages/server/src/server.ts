@@ -155,7 +155,8 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     async listen() {
       const address = await app.listen({ port: config.port, host: config.host });
       const bound = app.server.address();
-      if (!config.publicUrl && bound && typeof bound === 'object') publicUrl = defaultPublicUrl(config.host, bound.port);
+      if (!config.publicUrl && bound && typeof bound === 'object')
+        publicUrl = defaultPublicUrl(config.host, bound.port);
       if (!options.noWorker) worker.start();
       return address;
     },

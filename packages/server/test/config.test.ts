@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, defaultPublicUrl, loadConfig } from '../src/config.ts';
 
 describe('PAYRAIL_PUBLIC_URL', () => {
-  const publicUrl = (value?: string) =>
-    loadConfig(value === undefined ? {} : { PAYRAIL_PUBLIC_URL: value }).publicUrl;
+  const publicUrl = (value?: string) => loadConfig(value === undefined ? {} : { PAYRAIL_PUBLIC_URL: value }).publicUrl;
 
   it('is unset by default: the listen address is used once known', () => {
     expect(publicUrl()).toBeUndefined();

@@ -244,7 +244,10 @@ export class CollectionService {
     if (!result.ok && result.reason === 'not_found') throw new RequestRejected(CollectionCodes.notFound);
     if (!result.ok) {
       throw new RequestRejected(
-        withMessage(CollectionCodes.transitionNotAllowed, `The collection is ${result.status} and cannot become ${outcome}`),
+        withMessage(
+          CollectionCodes.transitionNotAllowed,
+          `The collection is ${result.status} and cannot become ${outcome}`,
+        ),
       );
     }
     return this.wire(result.collection);

@@ -94,7 +94,7 @@ describe.runIf(hasChromium)('payment page in chromium at 360 × 740', () => {
     const badge = page.getByRole('status');
     expect(await badge.innerText()).toBe('Waiting for payment');
     // Nothing sticks out sideways on a 360-pixel screen.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     await page.screenshot({ path: join(ARTIFACTS, 'payment-page-initiated.png'), fullPage: true });
 
     // Keyboard only: focus the labelled button and press Enter.

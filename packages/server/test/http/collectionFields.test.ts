@@ -39,6 +39,11 @@ describe.each(ENGINES)('collection fields of existing integrations on %s', (engi
     const res = await admin(t.url, 'GET', `/admin/v1/collections?merchant_id=${merchantId}&limit=200`);
     return (res.body.data as unknown[]).length;
   };
+  /** The body of the first delivery to `path`, once it has arrived. */
+  const firstHook = async (path: string) => {
+    const hook = await eventually(() => receiver.at(path)[0] ?? null);
+    return JSON.parse((hook as { body: string }).body) as { type: string; data: string };
+  };
   const intentParams = (url: unknown) => Object.fromEntries(new URL(url as string).searchParams);
   /** Initiates with exactly these fields (no default amount). */
   const create = (plain: Record<string, unknown>) => initiate(p.client, { senderId: senderId(), ...plain });
@@ -46,7 +51,10 @@ describe.each(ENGINES)('collection fields of existing integrations on %s', (engi
     const before = await recorded(p.merchant.merchant_id);
     const res = await create(plain);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ respCode: code, respMessage: field ? expect.stringContaining(field) : expect.any(String) });
+    expect(res.body).toEqual({
+      respCode: code,
+      respMessage: field ? expect.stringContaining(field) : expect.any(String),
+    });
     expect(await recorded(p.merchant.merchant_id)).toBe(before);
     return res;
   };
@@ -141,8 +149,7 @@ describe.each(ENGINES)('collection fields of existing integrations on %s', (engi
       expect((await status(p.client, { txnId: c.txnId })).data?.channel).toBe('android-app');
       expect((await p.client.post('/collection/v1/status', { txnId: c.txnId })).data?.channel).toBe('android-app');
       expect((await simulate(p.client, c.txnId, 'SUCCESS')).data?.channel).toBe('android-app');
-      const [hook] = await eventually(() => (receiver.at(path).length ? receiver.at(path) : null));
-      const event = JSON.parse(hook?.body as string) as { data: string };
+      const event = await firstHook(path);
       expect(p.client.decrypt(event.data).channel).toBe('android-app');
     });
 
@@ -168,8 +175,7 @@ describe.each(ENGINES)('collection fields of existing integrations on %s', (engi
         (await simulate(p.client, c.txnId, 'PENDING')).data?.paymentUrl,
       ];
       expect(links).toEqual(Array(links.length).fill(c.paymentUrl));
-      const [hook] = await eventually(() => (receiver.at(path).length ? receiver.at(path) : null));
-      const event = JSON.parse(hook?.body as string) as { type: string; data: string };
+      const event = await firstHook(path);
       expect(event.type).toBe('collection.pending');
       expect(p.client.decrypt(event.data).paymentUrl).toBe(c.paymentUrl);
       const listed = await admin(t.url, 'GET', `/admin/v1/collections?merchant_id=${p.merchant.merchant_id}`);

@@ -47,7 +47,12 @@ describe.each(ENGINES)('payment page on %s', (engine) => {
     expect(res.html).not.toContain('<script>alert(1)');
     expect(res.html).toMatch(/<svg [^>]*role="img"[^>]*aria-label="QR code/);
     const href = /<a class="btn btn-primary" href="([^"]+)">Open UPI app<\/a>/.exec(res.html)?.[1];
-    expect(href?.replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/&quot;/g, '"')).toBe(c.intentUrl);
+    expect(
+      href
+        ?.replace(/&amp;/g, '&')
+        .replace(/&#39;/g, "'")
+        .replace(/&quot;/g, '"'),
+    ).toBe(c.intentUrl);
     expect(res.html).toContain('role="status"');
     expect(res.html).toContain('Waiting for payment');
     expect(res.html).toContain('name="viewport" content="width=device-width, initial-scale=1"');
