@@ -1,4 +1,6 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.ts';
 import {
   initiateOk,
   party,
@@ -16,9 +18,16 @@ describe.each(ENGINES)('payment page on %s', (engine) => {
   let t: TestServer;
   let p: Party;
   let c: Awaited<ReturnType<typeof initiateOk>>;
+  const logLines: string[] = [];
+  const logSink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logLines.push(chunk.toString('utf8'));
+      callback();
+    },
+  });
 
   beforeAll(async () => {
-    t = await startTestServer(engine);
+    t = await startTestServer(engine, { env: { LOG_LEVEL: 'info' }, logger: createLogger('info', logSink) });
     p = await party(t.url, 'v2', 'Plain Name');
     // Markup in the names and remarks must come out as text.
     await setMerchant(t.url, p.merchant.merchant_id, { upi_payee_name: 'Chai <b>&</b> "Co"' });
@@ -151,5 +160,12 @@ describe.each(ENGINES)('payment page on %s', (engine) => {
       expect(unknown.status).toBe(404);
       expect((await status(p.client, { txnId: d.txnId })).data?.status).toBe('INITIATED');
     });
+  });
+
+  it('keeps page keys out of the logs (the link is the page’s only permission)', () => {
+    const text = logLines.join('');
+    expect(text).toContain('/pay/[redacted]');
+    expect(text).not.toMatch(/\/pay\/[A-Za-z0-9_-]{32}/);
+    expect(text).not.toContain(tokenOf(c.paymentUrl));
   });
 });
