@@ -42,9 +42,13 @@ describe('collections', () => {
       '250',
       '--remarks',
       'order 9',
+      '--channel',
+      'cli',
       '--json',
     );
     expect(created.code).toBe(0);
+    expect(created.json).toMatchObject({ channel: 'cli', txnType: 'INTENT' });
+    expect(created.json.paymentUrl).toMatch(/\/pay\/[A-Za-z0-9_-]{32}$/);
     expect(created.json).toMatchObject({ senderId, amount: '250.00', status: 'INITIATED', paymentMode: 'Intent' });
     expect(created.json.intentUrl).toMatch(/^upi:\/\/pay\?/);
     const txnId = created.json.txnId as string;
@@ -57,6 +61,7 @@ describe('collections', () => {
       run('collection', 'create', '--sender-id', senderId, '--amount', '250', '--json'),
     ]);
     expect(status.stdout).toMatch(/Status:\s+SUCCESS/);
+    expect(status.stdout).toMatch(/Payment page:\s+http:\/\/\S+\/pay\//);
     expect(bySender.json.txnId).toBe(txnId);
     expect(malformed.code).toBe(4);
     expect(malformed.errJson.error.code).toBe(4105);

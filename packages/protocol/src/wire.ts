@@ -9,6 +9,10 @@ export type PaymentMode = (typeof PAYMENT_MODES)[number];
 export const COLLECTION_STATUSES = ['INITIATED', 'PENDING', 'SUCCESS', 'FAILED'] as const;
 export type CollectionStatus = (typeof COLLECTION_STATUSES)[number];
 
+/** INTENT: the payer opens a upi:// link (or scans its QR); COLLECT: a request is sent to the payer's app. */
+export const COLLECTION_TXN_TYPES = ['INTENT', 'COLLECT'] as const;
+export type CollectionTxnType = (typeof COLLECTION_TXN_TYPES)[number];
+
 export interface PayoutTransactionWire {
   transaction_id: string;
   sender_id: string;
@@ -32,6 +36,8 @@ export interface PayoutTransactionWire {
 export interface BalanceWire {
   wallet_id: string;
   balance: string;
+  /** Same value as `balance`: the name existing integrations read. */
+  available_balance: string;
   on_hold: string;
   currency: 'INR';
   updated_at: string;
@@ -44,6 +50,11 @@ export interface CollectionTransactionWire {
   requestAmount: string;
   paymentMode: string;
   payerVpa: string;
+  /** Payee address the payment goes to. */
+  vpa: string;
+  txnType: CollectionTxnType;
+  /** Free text of the merchant (at most 20 characters), echoed. */
+  channel: string;
   utr: string;
   remarks: string;
   status: CollectionStatus;
@@ -51,7 +62,15 @@ export interface CollectionTransactionWire {
   expiresAt: string;
   createdAt: string;
   updatedAt: string;
+  /** Payrail's hosted payment page of this collection (unguessable link). */
+  paymentUrl: string;
   intentUrl?: string;
+}
+
+/** Plaintext of POST /collection/v1/status: exactly one of the two. */
+export interface CollectionStatusRequestWire {
+  txnId?: string;
+  senderId?: string;
 }
 
 /** Plaintext of a payout initiation, nested shape (flat shape carries the beneficiary fields at top level). */
@@ -70,7 +89,14 @@ export interface PayoutInitiateRequestWire {
 
 export interface CollectionInitiateRequestWire {
   senderId: string;
-  amount: string | number;
+  /** Decimal text with two fraction digits (a JSON number is accepted too). */
+  requestAmount?: string | number;
+  /** Alias of `requestAmount`; when both are given they must be equal. */
+  amount?: string | number;
+  /** Payee address (default: the merchant's configured one). */
+  vpa?: string;
+  txnType?: CollectionTxnType;
+  channel?: string;
   remarks?: string;
   walletId?: string;
   callbackUrl?: string;

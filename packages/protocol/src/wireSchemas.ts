@@ -1,5 +1,6 @@
 import {
   COLLECTION_STATUSES,
+  COLLECTION_TXN_TYPES,
   NAME_MATCH_RESULTS,
   PAYMENT_MODES,
   PAYOUT_STATUSES,
@@ -110,10 +111,11 @@ export const WIRE_SCHEMAS = {
     $id: 'Balance',
     type: 'object',
     description:
-      'Decrypted `data` of GET /payout/v1/balance. `balance` is spendable now; `on_hold` is the sum of payouts not yet final.',
+      'Decrypted `data` of GET /payout/v1/balance. `balance` (and its alias `available_balance`) is spendable now; `on_hold` is the sum of payouts not yet final.',
     properties: {
       wallet_id: { type: 'string' },
       balance: amountText,
+      available_balance: { ...amountText, description: 'Same value as `balance`' },
       on_hold: amountText,
       currency: { type: 'string', const: 'INR' },
       updated_at: isoTime,
@@ -122,6 +124,7 @@ export const WIRE_SCHEMAS = {
       {
         wallet_id: 'WL01JD3K8Q5W2V7X9Y0Z1A2B3C4D',
         balance: '900.00',
+        available_balance: '900.00',
         on_hold: '100.00',
         currency: 'INR',
         updated_at: '2026-11-22T10:15:30.123Z',
@@ -131,30 +134,52 @@ export const WIRE_SCHEMAS = {
   CollectionInitiateRequest: {
     $id: 'CollectionInitiateRequest',
     type: 'object',
-    description: 'Plaintext of `payload` of POST /collection/v1/initiate.',
-    required: ['senderId', 'amount'],
+    description:
+      'Plaintext of `payload` of POST /collection/v1/initiate. `requestAmount` is required; `amount` is accepted as its alias (both given and different: 4110).',
+    required: ['senderId'],
     properties: {
       senderId: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,50}$' },
-      amount: { type: 'string', pattern: '^[0-9]+(\\.[0-9]{1,2})?$', description: '1.00 to 100000.00' },
+      requestAmount: { type: 'string', pattern: '^[0-9]+(\\.[0-9]{1,2})?$', description: '1.00 to 100000.00' },
+      amount: { type: 'string', pattern: '^[0-9]+(\\.[0-9]{1,2})?$', description: 'Alias of requestAmount' },
+      vpa: {
+        type: 'string',
+        description:
+          "Payee UPI address. Sandbox: any well-formed address; live: one of the merchant's registered addresses. Default: the merchant's configured address",
+      },
+      txnType: { type: 'string', enum: COLLECTION_TXN_TYPES, description: 'Default INTENT; COLLECT needs payerVpa' },
+      channel: { type: 'string', maxLength: 20, description: 'Free text, recorded and echoed' },
       remarks: { type: 'string', maxLength: 255 },
       walletId: { type: 'string', description: "Default: the merchant's first wallet" },
       callbackUrl: { type: 'string', format: 'uri', maxLength: 2048 },
-      payerVpa: { type: 'string', description: 'UPI address; makes a Collect request instead of an Intent link' },
+      payerVpa: { type: 'string', description: "Payer's UPI address; needed by COLLECT" },
     },
     examples: [
       {
         senderId: 'inv-2001',
-        amount: '250.50',
+        requestAmount: '250.50',
+        vpa: 'shop@okbank',
+        txnType: 'INTENT',
+        channel: 'web',
         remarks: 'Invoice 2001',
         callbackUrl: 'https://merchant.example/webhooks/payrail',
       },
     ],
   },
+  CollectionStatusRequest: {
+    $id: 'CollectionStatusRequest',
+    type: 'object',
+    description: 'Plaintext of `payload` of POST /collection/v1/status: exactly one of txnId and senderId.',
+    properties: {
+      txnId: { type: 'string', pattern: '^CT[0-9A-HJKMNP-TV-Z]{26}$' },
+      senderId: { type: 'string' },
+    },
+    examples: [{ senderId: 'inv-2001' }],
+  },
   CollectionTransaction: {
     $id: 'CollectionTransaction',
     type: 'object',
     description:
-      'Decrypted `data` of collection status, creation (plus intentUrl), simulation and collection.* webhooks.',
+      'Decrypted `data` of collection status, creation (plus intentUrl), simulation and collection.* webhooks. Every one carries paymentUrl.',
     properties: {
       senderId: { type: 'string' },
       txnId: { type: 'string', pattern: '^CT[0-9A-HJKMNP-TV-Z]{26}$' },
@@ -162,6 +187,9 @@ export const WIRE_SCHEMAS = {
       requestAmount: amountText,
       paymentMode: { type: 'string', examples: ['Intent', 'Collect'] },
       payerVpa: { type: 'string' },
+      vpa: { type: 'string', description: 'Payee UPI address' },
+      txnType: { type: 'string', enum: COLLECTION_TXN_TYPES },
+      channel: { type: 'string' },
       utr: { type: 'string' },
       remarks: { type: 'string' },
       status: { type: 'string', enum: COLLECTION_STATUSES },
@@ -169,6 +197,11 @@ export const WIRE_SCHEMAS = {
       expiresAt: isoTime,
       createdAt: isoTime,
       updatedAt: isoTime,
+      paymentUrl: {
+        type: 'string',
+        description: "Payrail's hosted payment page (PAYRAIL_PUBLIC_URL/pay/{token}, unguessable)",
+        examples: ['https://pay.example.com/pay/3q2-7wEjbU5c0aZk1Xy9Pf4nLr8TmQvB'],
+      },
       intentUrl: {
         type: 'string',
         examples: [

@@ -15,10 +15,13 @@ import { waitUntil } from './wait.ts';
 
 export const FINAL_COLLECTION_STATUSES: readonly CollectionStatus[] = ['SUCCESS', 'FAILED'];
 
+/** The amount of a request, under either of its names. */
+const amountOf = (input: CollectionInitiateInput) => String(input.requestAmount ?? input.amount);
+
 function collectionMatches(c: Collection, input: CollectionInitiateInput): boolean {
   return (
     c.senderId === input.senderId &&
-    sameAmount(c.amount, String(input.amount)) &&
+    sameAmount(c.amount, amountOf(input)) &&
     (input.walletId === undefined || c.walletId === null || c.walletId === input.walletId) &&
     (input.payerVpa === undefined || c.payerVpa === input.payerVpa)
   );
@@ -28,13 +31,19 @@ export class Collections {
   constructor(private readonly core: Core) {}
 
   /**
-   * Creates a UPI payment request: resolves with the collection (status INITIATED) and its `intentUrl`. Retried
+   * Creates a UPI payment request: resolves with the collection (status INITIATED), its `intentUrl` and its
+   * `paymentUrl` (the hosted payment page). Retried
    * like a payout initiation: with the same senderId, so that at most one collection exists for it.
    */
   async initiate(input: CollectionInitiateInput, options: InitiateOptions = {}): Promise<Collection> {
     const operation = 'collections.initiate';
-    const plain: Record<string, unknown> = { senderId: input.senderId, amount: input.amount };
-    for (const key of ['remarks', 'walletId', 'callbackUrl', 'payerVpa'] as const) {
+    // requestAmount is the interface's name; an amount given beside it is sent too, so the server checks both agree.
+    const plain: Record<string, unknown> = {
+      senderId: input.senderId,
+      requestAmount: input.requestAmount ?? input.amount,
+    };
+    if (input.requestAmount !== undefined && input.amount !== undefined) plain.amount = input.amount;
+    for (const key of ['remarks', 'walletId', 'callbackUrl', 'payerVpa', 'vpa', 'txnType', 'channel'] as const) {
       if (input[key] !== undefined) plain[key] = input[key];
     }
     const outcome = await this.core.request({

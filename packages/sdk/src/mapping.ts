@@ -91,6 +91,7 @@ export function toBalance(data: Obj): Balance {
   return {
     walletId: required(data, 'wallet_id'),
     balance: required(data, 'balance'),
+    availableBalance: str(data, 'available_balance') || required(data, 'balance'),
     onHold: str(data, 'on_hold') || '0.00',
     currency: 'INR',
     updatedAt: date(data, 'updated_at'),
@@ -98,17 +99,24 @@ export function toBalance(data: Obj): Balance {
 }
 
 export function toCollection(data: Obj): Collection {
+  const amount = str(data, 'requestAmount') || str(data, 'amount');
+  const txnType = str(data, 'txnType');
   return {
     txnId: required(data, 'txnId'),
     senderId: str(data, 'senderId'),
     walletId: orNull(str(data, 'walletId')),
-    amount: str(data, 'requestAmount') || str(data, 'amount'),
+    amount,
+    requestAmount: amount,
     paymentMode: str(data, 'paymentMode'),
     status: oneOf<CollectionStatus>(COLLECTION_STATUSES, str(data, 'status'), 'status'),
     statusMessage: str(data, 'statusMessage'),
     utr: orNull(str(data, 'utr')),
     remarks: str(data, 'remarks'),
     payerVpa: orNull(str(data, 'payerVpa')),
+    vpa: orNull(str(data, 'vpa')),
+    txnType: txnType === 'INTENT' || txnType === 'COLLECT' ? txnType : null,
+    channel: str(data, 'channel'),
+    paymentUrl: orNull(str(data, 'paymentUrl')),
     intentUrl: orNull(str(data, 'intentUrl')),
     expiresAt: optionalDate(data, 'expiresAt'),
     createdAt: date(data, 'createdAt'),

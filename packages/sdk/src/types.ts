@@ -1,5 +1,6 @@
 import type {
   CollectionStatus,
+  CollectionTxnType,
   NameMatchResult,
   PaymentMode,
   PayoutStatus,
@@ -7,7 +8,15 @@ import type {
   WebhookEventType,
 } from '@payrail/protocol';
 
-export type { CollectionStatus, NameMatchResult, PaymentMode, PayoutStatus, Scheme, WebhookEventType };
+export type {
+  CollectionStatus,
+  CollectionTxnType,
+  NameMatchResult,
+  PaymentMode,
+  PayoutStatus,
+  Scheme,
+  WebhookEventType,
+};
 
 /** Rupees as decimal text with at most two fraction digits, e.g. `"100.00"` or `"2500"`. Never a float. */
 export type Amount = string;
@@ -114,6 +123,8 @@ export interface Balance {
   walletId: string;
   /** Spendable now. */
   balance: Amount;
+  /** Same as `balance` (the server's `available_balance`, the name other integrations read). */
+  availableBalance: Amount;
   /** Sum of payouts not final yet (INITIATED, PROCESSING, PENDING). */
   onHold: Amount;
   currency: 'INR';
@@ -148,18 +159,29 @@ export interface CollectionWaitOptions extends WaitOptionsBase {
   onChange?: (collection: Collection) => void;
 }
 
-export interface CollectionInitiateInput {
+interface CollectionInitiateFields {
   /** Your unique reference for the collection (separate from payout senderIds). */
   senderId: string;
-  /** 1.00 to 100000.00. */
-  amount: Amount;
   remarks?: string;
   /** Wallet credited on success; default the merchant's first wallet. */
   walletId?: string;
   callbackUrl?: string;
+  /** Payee UPI address to collect into; default the merchant's configured one (live: a registered one only). */
+  vpa?: string;
+  /** `'INTENT'` (default) or `'COLLECT'` (needs `payerVpa`). */
+  txnType?: CollectionTxnType;
+  /** Free text up to 20 characters, recorded and echoed (e.g. `'android-app'`). */
+  channel?: string;
   /** Payer's UPI address: makes a Collect request instead of an Intent link. */
   payerVpa?: string;
 }
+
+/**
+ * A collection request. The amount (1.00 to 100000.00) as `amount` or as `requestAmount` (the interface's name);
+ * when both are given they must be equal.
+ */
+export type CollectionInitiateInput = CollectionInitiateFields &
+  ({ amount: Amount; requestAmount?: Amount } | { requestAmount: Amount; amount?: Amount });
 
 export type CollectionPaymentMode = 'Intent' | 'Collect' | (string & {});
 
@@ -168,12 +190,22 @@ export interface Collection {
   senderId: string;
   walletId: string | null;
   amount: Amount;
+  /** Same as `amount`, under the interface's name. */
+  requestAmount: Amount;
   paymentMode: CollectionPaymentMode;
   status: CollectionStatus;
   statusMessage: string;
   utr: string | null;
   remarks: string;
   payerVpa: string | null;
+  /** Payee UPI address the payment goes to. */
+  vpa: string | null;
+  /** `'INTENT'` or `'COLLECT'`. */
+  txnType: CollectionTxnType | null;
+  /** What you sent as `channel` (`''` when nothing). */
+  channel: string;
+  /** Payrail's hosted payment page for this collection: send it to the payer (in every answer). */
+  paymentUrl: string | null;
   /** `upi://pay?…` link to show the payer (returned by `initiate`). */
   intentUrl: string | null;
   expiresAt: Date | null;

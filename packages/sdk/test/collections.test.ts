@@ -52,6 +52,11 @@ describe.each<Scheme>(['v2', 'v1'])('collections with scheme %s', (scheme) => {
     expect(c.intentUrl).toMatch(/^upi:\/\/pay\?/);
     expect(c.intentUrl).toContain(`tr=${c.txnId}`);
     expect(c.expiresAt).toBeInstanceOf(Date);
+    expect(c).toMatchObject({ requestAmount: '250.00', txnType: 'INTENT', channel: '' });
+    expect(c.paymentUrl).toMatch(new RegExp(`^${t.url}/pay/[A-Za-z0-9_-]{32}$`));
+    expect(c.vpa).toMatch(/@payrail$/);
+    const read = await payrail.collections.get({ txnId: c.txnId });
+    expect(read.paymentUrl).toBe(c.paymentUrl);
     expect((await payrail.collections.get({ txnId: c.txnId })).senderId).toBe(id);
     expect((await payrail.collections.get({ senderId: id })).txnId).toBe(c.txnId);
   });
@@ -59,6 +64,30 @@ describe.each<Scheme>(['v2', 'v1'])('collections with scheme %s', (scheme) => {
   it('creates a collect request when payerVpa is given', async () => {
     const c = await client().collections.initiate({ senderId: senderId('C'), amount: '5.00', payerVpa: 'asha@okbank' });
     expect(c).toMatchObject({ paymentMode: 'Collect', payerVpa: 'asha@okbank' });
+  });
+
+  it('sends requestAmount, vpa, txnType and channel as integrations of the interface do', async () => {
+    const c = await client().collections.initiate({
+      senderId: senderId('C'),
+      requestAmount: '7.25',
+      vpa: 'counter@okaxis',
+      txnType: 'COLLECT',
+      payerVpa: 'asha@okbank',
+      channel: 'pos-12',
+    });
+    expect(c).toMatchObject({
+      amount: '7.25',
+      requestAmount: '7.25',
+      vpa: 'counter@okaxis',
+      txnType: 'COLLECT',
+      paymentMode: 'Collect',
+      channel: 'pos-12',
+    });
+    const err = await caught(
+      client().collections.initiate({ senderId: senderId('C'), requestAmount: '1.00', amount: '2.00' }),
+    );
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.code).toBe(4110);
   });
 
   it('credits the wallet once when the (simulated) payment succeeds', async () => {

@@ -133,7 +133,13 @@ describe.each<Scheme>(['v2', 'v1'])('payouts with scheme %s', (scheme) => {
     const fresh = await createMerchant(t.url, `Balance ${scheme}`, '1000.00');
     const payrail = clientFor(t.url, fresh, { scheme });
     const before = await payrail.wallets.balance(fresh.wallet_id);
-    expect(before).toMatchObject({ walletId: fresh.wallet_id, balance: '1000.00', onHold: '0.00', currency: 'INR' });
+    expect(before).toMatchObject({
+      walletId: fresh.wallet_id,
+      balance: '1000.00',
+      availableBalance: '1000.00',
+      onHold: '0.00',
+      currency: 'INR',
+    });
     expect(before.updatedAt).toBeInstanceOf(Date);
     await payrail.payouts.initiate(
       payoutInput(fresh.wallet_id, {

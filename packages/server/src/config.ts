@@ -57,6 +57,11 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** Failed admin authentications allowed per client address in a 15-minute window. */
   adminFailuresPerAddress: number;
+  /**
+   * External base URL (PAYRAIL_PUBLIC_URL) of payment-page links, without a trailing slash; unset: the listen
+   * address, known once the server listens (see defaultPublicUrl).
+   */
+  publicUrl?: string;
 }
 
 export class ConfigError extends Error {
@@ -139,6 +144,30 @@ function liveSecret(env: NodeJS.ProcessEnv, name: string, mode: Mode): string | 
   return value;
 }
 
+/** An absolute http(s) URL without query, fragment or credentials; trailing slashes removed. */
+export function parsePublicUrl(variable: string, text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(variable, `"${text}" is not an absolute URL like https://pay.example.com`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(variable, 'must be an http(s) URL');
+  if (url.username || url.password || url.search || url.hash) {
+    throw new ConfigError(variable, 'must not carry credentials, a query or a fragment');
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+/**
+ * The listen address as a base URL: a wildcard host (0.0.0.0, ::) becomes the loopback address, which at least
+ * works on the machine itself; an IPv6 address is bracketed.
+ */
+export function defaultPublicUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
+}
+
 const nonEmpty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -177,5 +206,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDnsTimeoutMs: int(env, 'PAYRAIL_WEBHOOK_DNS_TIMEOUT_MS', 2000, 1),
     trustProxy: parseTrustProxy(env.PAYRAIL_TRUST_PROXY),
     adminFailuresPerAddress: int(env, 'PAYRAIL_ADMIN_FAILURES_PER_ADDRESS', 20, 1),
+    publicUrl: env.PAYRAIL_PUBLIC_URL ? parsePublicUrl('PAYRAIL_PUBLIC_URL', env.PAYRAIL_PUBLIC_URL) : undefined,
   };
 }

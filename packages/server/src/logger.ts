@@ -20,6 +20,31 @@ export const REDACT_PATHS = [
   '*.data',
 ];
 
+/** A payment page's link is its only permission: request logs show `/pay/[redacted]…` instead of its key. */
+export const maskPaymentPageToken = (url: string): string => url.replace(/^\/pay\/[^/?#]+/, '/pay/[redacted]');
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
+
+/** Fastify's own request serializer, with the payment-page key masked. */
+function requestSerializer(req: LoggedRequest) {
+  return {
+    method: req.method,
+    url: typeof req.url === 'string' ? maskPaymentPageToken(req.url) : req.url,
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, destination);
+  return pino(
+    { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, serializers: { req: requestSerializer } },
+    destination,
+  );
 }

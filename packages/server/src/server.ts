@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Config } from './config.ts';
+import { defaultPublicUrl, type Config } from './config.ts';
 import { generateSecretToken } from './domain/credentials.ts';
 import { buildApp } from './http/app.ts';
 import {
@@ -162,9 +162,12 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   );
   const bulkPayouts = new BulkPayoutService(db, payouts, callbackPolicy, metrics);
   const payoutAdmin = new PayoutAdminService(db, lifecycle, config.mode);
+  // Payment-page links: PAYRAIL_PUBLIC_URL, else the listen address (its port is known once listening: PORT=0).
+  let publicUrl = config.publicUrl ?? defaultPublicUrl(config.host, config.port);
   const collections = new CollectionService(db, callbackPolicy, metrics, {
     mode: config.mode,
     ttlMs: config.collectionTtlMs,
+    publicUrl: () => publicUrl,
   });
   const stepper = new PayoutStepper(db, rail, lifecycle);
   const dispatcher = new WebhookDispatcher(db, callbackPolicy, metrics, options.logger, {
@@ -213,6 +216,9 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     bankNotifications,
     async listen() {
       const address = await app.listen({ port: config.port, host: config.host });
+      const bound = app.server.address();
+      if (!config.publicUrl && bound && typeof bound === 'object')
+        publicUrl = defaultPublicUrl(config.host, bound.port);
       if (!options.noWorker) worker.start();
       return address;
     },

@@ -46,6 +46,9 @@ export function collectionView(c: Collection): string {
     ['UTR', c.utr],
     ['Remarks', c.remarks],
     ['Intent URL', c.intentUrl],
+    ['Payment page', c.paymentUrl],
+    ['Payee VPA', c.vpa],
+    ['Channel', c.channel],
     ['Expires', c.expiresAt],
     ['Created', c.createdAt],
     ['Updated', c.updatedAt],
@@ -274,13 +277,20 @@ function collectionCommands(program: Command) {
 
   collection
     .command('create')
-    .description('Create a UPI payment request; prints its intent link')
+    .description('Create a UPI payment request; prints its intent link and payment page')
     .requiredOption('--sender-id <id>', 'your unique reference for this collection')
     .requiredOption('--amount <rupees>', '1.00 to 100000.00', amountArg)
     .option('--remarks <text>', 'description shown to the payer')
     .option('--wallet <walletId>', 'wallet credited on success (default: your first wallet)')
     .option('--callback-url <url>', 'receives the webhooks of this collection')
     .option('--payer-vpa <vpa>', "payer's UPI address: send a collect request instead of an intent link")
+    .option('--vpa <vpa>', 'payee UPI address to collect into (default: your configured one)')
+    .option('--txn-type <type>', 'INTENT (default) or COLLECT (needs --payer-vpa)', (v: string) => {
+      const up = v.toUpperCase();
+      if (up !== 'INTENT' && up !== 'COLLECT') throw new InvalidArgumentError('expected INTENT or COLLECT');
+      return up;
+    })
+    .option('--channel <text>', 'free text up to 20 characters, recorded and echoed')
     .action(async (opts, cmd: Command) => {
       const c = await merchantClient(cmd).collections.initiate({
         senderId: opts.senderId,
@@ -289,6 +299,9 @@ function collectionCommands(program: Command) {
         walletId: opts.wallet,
         callbackUrl: opts.callbackUrl,
         payerVpa: opts.payerVpa,
+        vpa: opts.vpa,
+        txnType: opts.txnType,
+        channel: opts.channel,
       });
       output(cmd).result(c, () => collectionView(c));
     });

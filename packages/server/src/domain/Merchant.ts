@@ -31,3 +31,11 @@ export interface Wallet {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/**
+ * The UPI addresses a merchant may collect into in live mode, lower-cased (UPI addresses are case-insensitive):
+ * today the one configured address (`upi_vpa`).
+ */
+export function registeredVpas(merchant: Merchant): string[] {
+  return merchant.upiVpa ? [merchant.upiVpa.toLowerCase()] : [];
+}

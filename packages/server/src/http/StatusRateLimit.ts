@@ -5,15 +5,28 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
  * Per-merchant, per-endpoint request limits on the status endpoints (CONTRACT.md §4), on @fastify/rate-limit:
  * a fixed one-minute window, counters in memory or in Redis (shared by every instance). Past the limit the
  * plugin sets Retry-After and RateLimit-* and throws a 429, which the error handler turns into 4290 in the
- * endpoint's own envelope. Requests without a session are not counted (they are refused anyway).
+ * endpoint's own envelope. Requests without a session are not counted (they are refused anyway). Routes that
+ * are one endpoint (the GET and POST forms of collection status) share one counter: ask for the same name.
  */
 export class StatusRateLimit {
+  /** One limiter per endpoint name: each limiter has its own in-memory store, so sharing means the same one. */
+  private readonly hooks = new Map<string, preHandlerAsyncHookHandler>();
+
   constructor(
     private readonly app: FastifyInstance,
     private readonly perMinute: number,
   ) {}
 
   hook(endpoint: string): preHandlerAsyncHookHandler {
+    let hook = this.hooks.get(endpoint);
+    if (!hook) {
+      hook = this.create(endpoint);
+      this.hooks.set(endpoint, hook);
+    }
+    return hook;
+  }
+
+  private create(endpoint: string): preHandlerAsyncHookHandler {
     return this.app.rateLimit({
       max: this.perMinute,
       timeWindow: 60_000,

@@ -31,6 +31,7 @@ import { sandboxRoutes } from './routes/sandboxRoutes.ts';
 import { StatusRateLimit } from './StatusRateLimit.ts';
 import { collectionRoutes } from './routes/collectionRoutes.ts';
 import { healthRoutes } from './routes/healthRoutes.ts';
+import { paymentPageRoutes } from './routes/paymentPageRoutes.ts';
 import { tokenRoutes } from './routes/tokenRoutes.ts';
 import './routeContext.ts';
 
@@ -109,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   collectionRoutes(app, { ...deps, statusRateLimit });
   bulkRoutes(app, { ...deps, statusRateLimit });
   if (deps.config.mode === 'sandbox') sandboxRoutes(app, deps);
+  paymentPageRoutes(app, { collections: deps.collections, sandbox: deps.config.mode === 'sandbox' });
 
   await app.register(async (admin) => {
     admin.addHook('onRequest', requireAdmin(deps.adminToken, deps.adminThrottle, deps.config.adminFailuresPerAddress));

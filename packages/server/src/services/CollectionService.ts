@@ -1,4 +1,13 @@
-import { CollectionCodes, isId, withMessage, type CollectionStatus, type Scheme } from '@payrail/protocol';
+import {
+  CollectionCodes,
+  formatPaise,
+  isId,
+  isSenderId,
+  withMessage,
+  type CollectionStatus,
+  type CollectionTransactionWire,
+  type Scheme,
+} from '@payrail/protocol';
 import type { Mode } from '../config.ts';
 import { toCollectionWire, type Collection } from '../domain/Collection.ts';
 import { parseCollectionFields } from '../domain/collectionRequest.ts';
@@ -8,7 +17,8 @@ import {
   collectionEventType,
 } from '../domain/collectionStateMachine.ts';
 import { newId } from '../domain/ids.ts';
-import type { Merchant } from '../domain/Merchant.ts';
+import { registeredVpas, type Merchant } from '../domain/Merchant.ts';
+import { isPaymentPageToken, newPaymentPageToken } from '../domain/paymentPageToken.ts';
 import { RequestRejected } from '../domain/RequestRejected.ts';
 import { upiIntentUrl } from '../domain/upiIntent.ts';
 import { newUtr } from '../domain/utr.ts';
@@ -30,29 +40,80 @@ export type OutcomeResult =
   | { ok: false; reason: 'not_found' }
   | { ok: false; reason: 'invalid_transition'; status: CollectionStatus };
 
-/** The UPI link that pays this collection to the payee. */
-function intentUrlOf(c: Collection, payee: { payeeVpa: string; payeeName: string }): string {
-  return upiIntentUrl({ ...payee, amount: c.amount, txnId: c.id, remarks: c.remarks });
+/** The UPI link that pays this collection to its payee. */
+function intentUrlOf(c: Collection): string {
+  return upiIntentUrl({
+    payeeVpa: c.payeeVpa,
+    payeeName: c.payeeName,
+    amount: c.amount,
+    txnId: c.id,
+    remarks: c.remarks,
+  });
 }
 
-export interface CreatedCollection {
-  collection: Collection;
-  intentUrl: string;
+/** A lookup of collection status: the query of the GET form, or the decrypted payload of the POST form. */
+export interface CollectionLookup {
+  txnId?: unknown;
+  senderId?: unknown;
 }
+
+/** An identifier counts as given unless absent, null or empty (`?txnId=` is the same as no txnId). */
+const given = (value: unknown) => value !== undefined && value !== null && value !== '';
+
+/** What the hosted payment page shows, and nothing more (it is reachable by anyone holding the link). */
+export interface PaymentPageView {
+  payeeName: string;
+  /** Rupees, two fraction digits. */
+  amount: string;
+  remarks: string;
+  intentUrl: string;
+  status: CollectionStatus;
+  /** Sandbox mode: the page offers buttons that simulate the payer's bank. */
+  sandbox: boolean;
+}
+
+export interface PaymentPageStatus {
+  status: CollectionStatus;
+  final: boolean;
+}
+
+export interface CollectionServiceOptions {
+  mode: Mode;
+  ttlMs: number;
+  /** External base URL of payment-page links (PAYRAIL_PUBLIC_URL, or the listen address once known). */
+  publicUrl: () => string;
+}
+
+const isFinal = (status: CollectionStatus) => status === 'SUCCESS' || status === 'FAILED';
 
 /**
- * UPI collections: creation with an intent link, status, the lifecycle (INITIATED → SUCCESS / FAILED /
- * PENDING, PENDING → SUCCESS / FAILED), expiry, and the wallet credit of a SUCCESS, exactly once.
+ * UPI collections: creation with an intent link and a hosted payment page, status (both forms, one set of rules),
+ * the lifecycle (INITIATED → SUCCESS / FAILED / PENDING, PENDING → SUCCESS / FAILED), expiry, and the wallet
+ * credit of a SUCCESS, exactly once.
  */
 export class CollectionService {
   constructor(
     private readonly db: Database,
     private readonly callbackPolicy: CallbackPolicy,
     private readonly metrics: Metrics,
-    private readonly options: { mode: Mode; ttlMs: number },
+    private readonly options: CollectionServiceOptions,
   ) {}
 
-  async initiate(merchant: Merchant, scheme: Scheme, plain: Record<string, unknown>): Promise<CreatedCollection> {
+  /** The collection object as every answer and webhook carries it (with paymentUrl). */
+  wire(c: Collection): CollectionTransactionWire {
+    return toCollectionWire(c, this.options.publicUrl());
+  }
+
+  /** The object of a creation answer (and of a duplicate's 4112): the collection plus its intent link. */
+  private createdWire(c: Collection): CollectionTransactionWire {
+    return { ...this.wire(c), intentUrl: intentUrlOf(c) };
+  }
+
+  async initiate(
+    merchant: Merchant,
+    scheme: Scheme,
+    plain: Record<string, unknown>,
+  ): Promise<CollectionTransactionWire> {
     const fields = parseCollectionFields(plain);
     const wallet = fields.walletId
       ? await WalletRepository.findById(this.db, fields.walletId)
@@ -65,9 +126,10 @@ export class CollectionService {
       if (problem)
         throw new RequestRejected(withMessage(CollectionCodes.invalidField, `Invalid callbackUrl: ${problem}`));
     }
-    const payee = this.payee(merchant);
+    const payee = this.payee(merchant, fields.vpa);
 
     const now = new Date();
+    const collect = fields.txnType === 'COLLECT';
     const draft: Collection = {
       id: newId('collection', now.getTime()),
       merchantId: merchant.id,
@@ -75,15 +137,18 @@ export class CollectionService {
       senderId: fields.senderId,
       amount: fields.amount,
       remarks: fields.remarks,
-      paymentMode: fields.payerVpa ? 'Collect' : 'Intent',
+      paymentMode: collect ? 'Collect' : 'Intent',
+      txnType: fields.txnType,
       payerVpa: fields.payerVpa ?? '',
+      payeeVpa: payee.payeeVpa,
+      payeeName: payee.payeeName,
+      channel: fields.channel,
       callbackUrl: fields.callbackUrl,
       scheme,
       status: 'INITIATED',
-      statusMessage: fields.payerVpa
-        ? `Collect request sent to ${fields.payerVpa}`
-        : COLLECTION_STATUS_MESSAGE.INITIATED,
+      statusMessage: collect ? `Collect request sent to ${fields.payerVpa}` : COLLECTION_STATUS_MESSAGE.INITIATED,
       utr: '',
+      pageToken: newPaymentPageToken(),
       expiresAt: new Date(now.getTime() + this.options.ttlMs),
       createdAt: now,
       updatedAt: now,
@@ -96,38 +161,69 @@ export class CollectionService {
     if (!collection) {
       // The unique constraint found this senderId (checked last, after every field): 4112 with the existing one.
       const existing = await CollectionRepository.findBySenderId(this.db, merchant.id, fields.senderId);
-      throw new RequestRejected(
-        CollectionCodes.duplicateSenderId,
-        existing ? { ...toCollectionWire(existing), intentUrl: intentUrlOf(existing, payee) } : undefined,
-      );
+      throw new RequestRejected(CollectionCodes.duplicateSenderId, existing ? this.createdWire(existing) : undefined);
     }
-    return { collection, intentUrl: intentUrlOf(collection, payee) };
+    return this.createdWire(collection);
+  }
+
+  /**
+   * Collection status, the seed's rules in their order of precedence, for both the GET form (query) and the POST
+   * form (decrypted payload): 1 neither identifier 4000; 2 both 4103; 3 malformed txnId 4105; 4 not found 4104;
+   * 5 another merchant's 4107; 6 no valid token 4008. A senderId is looked up within the caller's own
+   * collections, so it needs the token before it can be found. (The POST form has checked the token already: its
+   * payload cannot be read without one.)
+   */
+  async status(merchant: Merchant | null, lookup: CollectionLookup): Promise<CollectionTransactionWire> {
+    const { txnId, senderId } = lookup;
+    if (!given(txnId) && !given(senderId)) throw new RequestRejected(CollectionCodes.neitherIdentifier);
+    if (given(txnId) && given(senderId)) throw new RequestRejected(CollectionCodes.bothIdentifiers);
+    let collection: Collection | null;
+    if (given(txnId)) {
+      if (!isId('collection', txnId)) throw new RequestRejected(CollectionCodes.malformedTxnId);
+      collection = await CollectionRepository.findById(this.db, txnId);
+      if (!collection) throw new RequestRejected(CollectionCodes.notFound);
+      if (!merchant) throw new RequestRejected(CollectionCodes.unauthorized);
+      if (collection.merchantId !== merchant.id) throw new RequestRejected(CollectionCodes.otherMerchant);
+    } else {
+      if (!merchant) throw new RequestRejected(CollectionCodes.unauthorized);
+      // A senderId that could never have been accepted is simply not found (and never reaches the database).
+      collection = isSenderId(senderId)
+        ? await CollectionRepository.findBySenderId(this.db, merchant.id, senderId)
+        : null;
+      if (!collection) throw new RequestRejected(CollectionCodes.notFound);
+    }
+    return this.wire(collection);
   }
 
   /** The UPI intent link of one of the merchant's collections (for a QR code), or null if it is not theirs. */
   async intentUrlOf(merchant: Merchant, txnId: string): Promise<string | null> {
     const c = await CollectionRepository.findById(this.db, txnId);
     if (!c || c.merchantId !== merchant.id) return null;
-    return intentUrlOf(c, this.payee(merchant));
+    return intentUrlOf(c);
   }
 
-  /** Payee address and name: the merchant's UPI settings; in the sandbox, defaults derived from the merchant. */
-  private payee(merchant: Merchant): { payeeVpa: string; payeeName: string } {
-    if (merchant.upiVpa) return { payeeVpa: merchant.upiVpa, payeeName: merchant.upiPayeeName ?? merchant.name };
+  /**
+   * Payee address and name. A `vpa` in the request: in the sandbox any well-formed address, in live mode only one
+   * the merchant has registered (its configured `upi_vpa`). Without one: the merchant's configured address, and
+   * in the sandbox a default derived from the merchant.
+   */
+  private payee(merchant: Merchant, vpa: string | null): { payeeVpa: string; payeeName: string } {
+    const payeeName = merchant.upiPayeeName ?? merchant.name;
+    if (vpa !== null) {
+      if (this.options.mode === 'live' && !registeredVpas(merchant).includes(vpa.toLowerCase())) {
+        throw new RequestRejected(
+          withMessage(CollectionCodes.invalidField, "Invalid vpa: not one of the merchant's registered UPI addresses"),
+        );
+      }
+      return { payeeVpa: vpa, payeeName };
+    }
+    if (merchant.upiVpa) return { payeeVpa: merchant.upiVpa, payeeName };
     if (this.options.mode === 'live') {
       throw new RequestRejected(
         withMessage(CollectionCodes.invalidField, 'No UPI payee address is configured for this merchant (upi_vpa)'),
       );
     }
-    return { payeeVpa: `${merchant.id.toLowerCase()}@payrail`, payeeName: merchant.upiPayeeName ?? merchant.name };
-  }
-
-  findById(txnId: string): Promise<Collection | null> {
-    return CollectionRepository.findById(this.db, txnId);
-  }
-
-  findBySenderId(merchantId: string, senderId: string): Promise<Collection | null> {
-    return CollectionRepository.findBySenderId(this.db, merchantId, senderId);
+    return { payeeVpa: `${merchant.id.toLowerCase()}@payrail`, payeeName };
   }
 
   page(query: CollectionPageQuery): Promise<Collection[]> {
@@ -139,6 +235,62 @@ export class CollectionService {
     const c = isId('collection', txnId) ? await CollectionRepository.findById(this.db, txnId) : null;
     if (!c) return null;
     return buildTimeline(this.db, c.id, c.createdAt, 'merchant');
+  }
+
+  /**
+   * Sandbox simulation of one of the merchant's collections (the simulate route and the payment page's buttons):
+   * 4105 malformed txnId, 4104 not found or another merchant's, 4113 a move the lifecycle refuses.
+   */
+  async simulate(
+    merchantId: string,
+    txnId: string,
+    outcome: FinalOutcome,
+    utr?: string,
+    actor = 'merchant',
+  ): Promise<CollectionTransactionWire> {
+    if (!isId('collection', txnId)) throw new RequestRejected(CollectionCodes.malformedTxnId);
+    const result = await this.applyOutcome(txnId, outcome, { utr, merchantId, actor });
+    if (!result.ok && result.reason === 'not_found') throw new RequestRejected(CollectionCodes.notFound);
+    if (!result.ok) {
+      throw new RequestRejected(
+        withMessage(
+          CollectionCodes.transitionNotAllowed,
+          `The collection is ${result.status} and cannot become ${outcome}`,
+        ),
+      );
+    }
+    return this.wire(result.collection);
+  }
+
+  /** The hosted payment page of a collection, by its page token; null when no collection has it. */
+  async paymentPage(token: string): Promise<PaymentPageView | null> {
+    const c = isPaymentPageToken(token) ? await CollectionRepository.findByPageToken(this.db, token) : null;
+    if (!c) return null;
+    return {
+      payeeName: c.payeeName,
+      amount: formatPaise(c.amount),
+      remarks: c.remarks,
+      intentUrl: intentUrlOf(c),
+      status: c.status,
+      sandbox: this.options.mode === 'sandbox',
+    };
+  }
+
+  /** The status the payment page polls: nothing but what the page shows. */
+  async paymentPageStatus(token: string): Promise<PaymentPageStatus | null> {
+    const c = isPaymentPageToken(token) ? await CollectionRepository.findByPageToken(this.db, token) : null;
+    return c ? { status: c.status, final: isFinal(c.status) } : null;
+  }
+
+  /**
+   * The payment page's sandbox buttons: the same path as the sandbox simulate route, for the collection the page
+   * token names. Sandbox only (the route does not exist in live mode; this refuses too, as a second guard).
+   */
+  async simulateFromPaymentPage(token: string, outcome: 'SUCCESS' | 'FAILED'): Promise<PaymentPageStatus> {
+    const c = isPaymentPageToken(token) ? await CollectionRepository.findByPageToken(this.db, token) : null;
+    if (!c || this.options.mode !== 'sandbox') throw new RequestRejected(CollectionCodes.notFound);
+    const moved = await this.simulate(c.merchantId, c.id, outcome, undefined, 'payer:payment-page');
+    return { status: moved.status, final: isFinal(moved.status) };
   }
 
   /**
@@ -213,7 +365,7 @@ export class CollectionService {
         type,
         url,
         scheme: moved.scheme,
-        object: toCollectionWire(moved),
+        object: this.wire(moved),
       });
     }
     this.metrics.collectionTransitions.inc({ status: to });

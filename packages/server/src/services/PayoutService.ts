@@ -213,9 +213,11 @@ export class PayoutService {
     const wallet = isId('wallet', walletId) ? await WalletRepository.findById(this.db, walletId) : null;
     if (!wallet || wallet.merchantId !== merchantId) return null;
     const onHold = await WalletRepository.onHold(this.db, walletId);
+    const balance = formatPaise(wallet.balance);
     return {
       wallet_id: wallet.id,
-      balance: formatPaise(wallet.balance),
+      balance,
+      available_balance: balance,
       on_hold: formatPaise(onHold),
       currency: 'INR',
       updated_at: wallet.updatedAt.toISOString(),

@@ -30,6 +30,9 @@ describe('parseCollectionFields', () => {
       walletId: null,
       callbackUrl: null,
       payerVpa: null,
+      vpa: null,
+      txnType: 'INTENT',
+      channel: '',
     });
   });
 
@@ -41,6 +44,9 @@ describe('parseCollectionFields', () => {
         walletId: WALLET,
         callbackUrl: 'https://merchant.example/hooks?x=1',
         payerVpa: 'asha.rao@okicici',
+        vpa: 'shop.counter@okaxis',
+        txnType: 'COLLECT',
+        channel: 'android-app',
       }),
     ).toEqual({
       senderId: 'order-1',
@@ -49,13 +55,33 @@ describe('parseCollectionFields', () => {
       walletId: WALLET,
       callbackUrl: 'https://merchant.example/hooks?x=1',
       payerVpa: 'asha.rao@okicici',
+      vpa: 'shop.counter@okaxis',
+      txnType: 'COLLECT',
+      channel: 'android-app',
     });
   });
 
   it.each([null, ''])('treats optional fields given as %j as absent', (empty) => {
     expect(
-      parseCollectionFields({ ...valid, remarks: empty, walletId: empty, callbackUrl: empty, payerVpa: empty }),
-    ).toMatchObject({ remarks: '', walletId: null, callbackUrl: null, payerVpa: null });
+      parseCollectionFields({
+        ...valid,
+        remarks: empty,
+        walletId: empty,
+        callbackUrl: empty,
+        payerVpa: empty,
+        vpa: empty,
+        txnType: empty,
+        channel: empty,
+      }),
+    ).toMatchObject({
+      remarks: '',
+      walletId: null,
+      callbackUrl: null,
+      payerVpa: null,
+      vpa: null,
+      txnType: 'INTENT',
+      channel: '',
+    });
   });
 
   describe('amount (4110)', () => {
@@ -137,6 +163,16 @@ describe('parseCollectionFields', () => {
       ['payerVpa', { payerVpa: 'space in@bank' }],
       ['payerVpa', { payerVpa: 'name@1bank' }],
       ['payerVpa', { payerVpa: 5 }],
+      ['vpa', { vpa: 'no-at-sign' }],
+      ['vpa', { vpa: 'space in@bank' }],
+      ['vpa', { vpa: ['shop@okbank'] }],
+      ['txnType', { txnType: 'UPI' }],
+      ['txnType', { txnType: 1 }],
+      ['payerVpa', { txnType: 'COLLECT' }],
+      ['payerVpa', { txnType: 'collect', payerVpa: '' }],
+      ['channel', { channel: 'c'.repeat(21) }],
+      ['channel', { channel: 7 }],
+      ['channel', { channel: 'web\napp' }],
     ])('refuses a bad %s (%j)', (field, over) => {
       const r = refusal({ ...valid, ...over });
       expect(r).toMatchObject({ code: 4111, http: 400 });
@@ -153,6 +189,54 @@ describe('parseCollectionFields', () => {
 
     it('checks senderId before amount', () => {
       expect(refusal({ senderId: '', amount: '0' })).toMatchObject({ code: 4111 });
+    });
+  });
+
+  describe('requestAmount and its alias amount', () => {
+    const { amount: _amount, ...noAmount } = valid;
+    it.each([
+      ['requestAmount alone', { requestAmount: '250.50' }, 25050n],
+      ['amount alone', { amount: '250.50' }, 25050n],
+      ['both, equal', { requestAmount: '250.50', amount: '250.50' }, 25050n],
+      ['both, equal in value', { requestAmount: '250.5', amount: 250.5 }, 25050n],
+      ['requestAmount as a JSON number', { requestAmount: 99 }, 9900n],
+      ['requestAmount with amount null', { requestAmount: '1.00', amount: null }, 100n],
+    ])('accepts %s', (_name, over, paise) => {
+      expect(parseCollectionFields({ ...noAmount, ...over }).amount).toBe(paise);
+    });
+
+    it.each([
+      ['both, different', { requestAmount: '250.50', amount: '250.51' }],
+      ['requestAmount invalid, amount valid', { requestAmount: '0.50', amount: '10.00' }],
+      ['requestAmount valid, amount invalid', { requestAmount: '10.00', amount: 'ten' }],
+      ['requestAmount empty', { requestAmount: '' }],
+      ['requestAmount above the maximum', { requestAmount: '100000.01' }],
+      ['neither', {}],
+    ])('refuses %s with 4110', (_name, over) => {
+      expect(refusal({ ...noAmount, ...over })).toMatchObject({ code: 4110, http: 400 });
+    });
+
+    it('says when the two differ', () => {
+      expect(refusal({ ...noAmount, requestAmount: '1.00', amount: '2.00' })?.message).toContain('differ');
+    });
+  });
+
+  describe('txnType and channel', () => {
+    it.each([
+      [{}, 'INTENT'],
+      [{ payerVpa: 'asha@okicici' }, 'COLLECT'],
+      [{ txnType: 'INTENT', payerVpa: 'asha@okicici' }, 'INTENT'],
+      [{ txnType: 'intent' }, 'INTENT'],
+      [{ txnType: 'Collect', payerVpa: 'asha@okicici' }, 'COLLECT'],
+    ])('%j → %s', (over, txnType) => {
+      expect(parseCollectionFields({ ...valid, ...over }).txnType).toBe(txnType);
+    });
+
+    it('accepts a channel of 20 characters, counted as characters not bytes', () => {
+      expect(parseCollectionFields({ ...valid, channel: 'c'.repeat(20) }).channel).toBe('c'.repeat(20));
+      const hindi = 'चैनल'.repeat(5);
+      expect([...hindi]).toHaveLength(20);
+      expect(parseCollectionFields({ ...valid, channel: hindi }).channel).toBe(hindi);
     });
   });
 

@@ -17,19 +17,23 @@ import { ENGINES, startTestServer, type TestServer } from '../support/testServer
 
 const JWT_SECRET = 'collection-initiate-test-jwt-secret-012345';
 const WIRE_KEYS = [
+  'channel',
   'createdAt',
   'expiresAt',
   'intentUrl',
   'payerVpa',
   'paymentMode',
+  'paymentUrl',
   'remarks',
   'requestAmount',
   'senderId',
   'status',
   'statusMessage',
   'txnId',
+  'txnType',
   'updatedAt',
   'utr',
+  'vpa',
   'walletId',
 ].sort();
 

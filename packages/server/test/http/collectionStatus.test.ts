@@ -14,18 +14,22 @@ import { ENGINES, startTestServer, type TestServer } from '../support/testServer
 
 const JWT_SECRET = 'collection-status-test-jwt-secret-0123456789';
 const STATUS_KEYS = [
+  'channel',
   'createdAt',
   'expiresAt',
   'payerVpa',
   'paymentMode',
+  'paymentUrl',
   'remarks',
   'requestAmount',
   'senderId',
   'status',
   'statusMessage',
   'txnId',
+  'txnType',
   'updatedAt',
   'utr',
+  'vpa',
   'walletId',
 ].sort();
 

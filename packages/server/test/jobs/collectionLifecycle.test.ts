@@ -55,9 +55,11 @@ describe.each(ENGINES)('collection lifecycle on %s', (engine) => {
 
   beforeAll(async () => {
     await receiver.start();
-    t = await startTestServer(engine, { env: { PAYRAIL_RATE_LIMIT_PER_MINUTE: '100000' } });
+    // Two instances of one deployment share its public URL, so that both write the same paymentUrl.
+    const PAYRAIL_PUBLIC_URL = 'https://payrail.example.test';
+    t = await startTestServer(engine, { env: { PAYRAIL_RATE_LIMIT_PER_MINUTE: '100000', PAYRAIL_PUBLIC_URL } });
     short = await startTestServer(engine, {
-      env: { PAYRAIL_COLLECTION_TTL: `${TTL_MS}ms`, PAYRAIL_RATE_LIMIT_PER_MINUTE: '100000' },
+      env: { PAYRAIL_COLLECTION_TTL: `${TTL_MS}ms`, PAYRAIL_RATE_LIMIT_PER_MINUTE: '100000', PAYRAIL_PUBLIC_URL },
       ...(engine === 'postgres' ? { schema: t.schema } : { db: t.db }),
     });
   });

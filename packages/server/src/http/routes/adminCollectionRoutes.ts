@@ -1,13 +1,13 @@
-import { COLLECTION_STATUSES, isId, type CollectionStatus } from '@payrail/protocol';
+import { COLLECTION_STATUSES, isId, type CollectionStatus, type CollectionTransactionWire } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
-import { toCollectionWire, type Collection } from '../../domain/Collection.ts';
+import type { Collection } from '../../domain/Collection.ts';
 import type { CollectionService } from '../../services/CollectionService.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { AdminError } from '../AdminError.ts';
 import { adminErrorResponses, adminRouteOptions, timelineEventSchema } from './adminSchemas.ts';
 
-const adminCollectionView = (c: Collection) => ({
-  ...toCollectionWire(c),
+const adminCollectionView = (c: Collection, wire: CollectionTransactionWire) => ({
+  ...wire,
   merchant_id: c.merchantId,
   callback_url: c.callbackUrl,
   scheme: c.scheme,
@@ -53,7 +53,7 @@ export function adminCollectionRoutes(app: FastifyInstance, deps: { collections:
         after,
       });
       const page = pageOf(rows, limit, (c) => c.id);
-      return { ...page, data: page.data.map(adminCollectionView) };
+      return { ...page, data: page.data.map((c) => adminCollectionView(c, deps.collections.wire(c))) };
     },
   );
 

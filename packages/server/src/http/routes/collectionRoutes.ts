@@ -1,12 +1,10 @@
-import { CollectionCodes, isId, isSenderId } from '@payrail/protocol';
+import { CollectionCodes, isId } from '@payrail/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
-import { toCollectionWire } from '../../domain/Collection.ts';
 import { RequestRejected } from '../../domain/RequestRejected.ts';
 import type { CollectionService } from '../../services/CollectionService.ts';
 import type { Session, TokenService } from '../../services/TokenService.ts';
 import { sendEnvelope } from '../plugins/errorHandler.ts';
-import { present } from '../queryParams.ts';
 import { requireMerchant, resolveSession } from '../plugins/merchantAuth.ts';
 import type { StatusRateLimit } from '../StatusRateLimit.ts';
 import { bearerSecurity, collectionEnvelope, encryptedBody } from './merchantSchemas.ts';
@@ -18,9 +16,22 @@ interface Deps {
   statusRateLimit: StatusRateLimit;
 }
 
-/** POST /collection/v1/initiate and GET /collection/v1/status (camelCase envelope). */
+/**
+ * POST /collection/v1/initiate, collection status (GET with a query, POST with an encrypted payload) and the QR
+ * of the intent link (camelCase envelope).
+ */
 export function collectionRoutes(app: FastifyInstance, deps: Deps) {
   const config = { errorStyle: 'collection' as const };
+  // Both forms of collection status are one endpoint: one limit, one counter.
+  const statusLimit = deps.statusRateLimit.hook('collection-status');
+  const statusResponses = {
+    200: collectionEnvelope('2000; data = CollectionTransaction'),
+    400: collectionEnvelope('4000 neither identifier, 4103 both, 4105 malformed txnId'),
+    401: collectionEnvelope('4008'),
+    403: collectionEnvelope('4107: another merchant’s transaction'),
+    404: collectionEnvelope('4104: not found'),
+    429: collectionEnvelope('4290: rate limit exceeded'),
+  };
 
   app.post(
     '/collection/v1/initiate',
@@ -29,9 +40,9 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
       config: { ...config, invalidBody: CollectionCodes.undecryptable },
       schema: {
         tags: ['collections'],
-        summary: 'Create a UPI collection request (intent link, or collect request when payerVpa is given)',
+        summary: 'Create a UPI collection request (intent link, or collect request to payerVpa)',
         description:
-          'Plaintext: `CollectionInitiateRequest`. Success `data`: `CollectionTransaction` (status INITIATED) plus `intentUrl`.',
+          'Plaintext: `CollectionInitiateRequest`. Success `data`: `CollectionTransaction` (status INITIATED, with paymentUrl) plus `intentUrl`.',
         security: bearerSecurity,
         body: encryptedBody,
         response: {
@@ -45,8 +56,8 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
     async (request, reply) => {
       const session = request.session as Session;
       const plain = decryptPayload(request, CollectionCodes.undecryptable);
-      const { collection, intentUrl } = await deps.collections.initiate(session.merchant, session.scheme, plain);
-      return sendEnvelope(request, reply, CollectionCodes.initiated, { ...toCollectionWire(collection), intentUrl });
+      const created = await deps.collections.initiate(session.merchant, session.scheme, plain);
+      return sendEnvelope(request, reply, CollectionCodes.initiated, created);
     },
   );
 
@@ -57,42 +68,48 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
       onRequest: async (request: FastifyRequest) => {
         request.session = await resolveSession(deps.tokens, request);
       },
-      preHandler: deps.statusRateLimit.hook('collection-status'),
+      preHandler: statusLimit,
       config,
       schema: {
         tags: ['collections'],
         summary: 'Status of a collection by txnId or senderId (exactly one)',
         security: bearerSecurity,
         querystring: { type: 'object', properties: { txnId: { type: 'string' }, senderId: { type: 'string' } } },
-        response: {
-          200: collectionEnvelope('2000; data = CollectionTransaction'),
-          400: collectionEnvelope('4000 neither identifier, 4103 both, 4105 malformed txnId'),
-          401: collectionEnvelope('4008'),
-          403: collectionEnvelope('4107: another merchant’s transaction'),
-          404: collectionEnvelope('4104: not found'),
-          429: collectionEnvelope('4290: rate limit exceeded'),
-        },
+        response: statusResponses,
       },
     },
     async (request, reply) => {
       const { txnId, senderId } = request.query as { txnId?: string; senderId?: string };
-      if (!present(txnId) && !present(senderId)) throw new RequestRejected(CollectionCodes.neitherIdentifier);
-      if (present(txnId) && present(senderId)) throw new RequestRejected(CollectionCodes.bothIdentifiers);
-      const session = request.session;
-      let collection;
-      if (present(txnId)) {
-        if (!isId('collection', txnId)) throw new RequestRejected(CollectionCodes.malformedTxnId);
-        collection = await deps.collections.findById(txnId);
-        if (!collection) throw new RequestRejected(CollectionCodes.notFound);
-        if (!session) throw new RequestRejected(CollectionCodes.unauthorized);
-        if (collection.merchantId !== session.merchant.id) throw new RequestRejected(CollectionCodes.otherMerchant);
-      } else {
-        if (!session) throw new RequestRejected(CollectionCodes.unauthorized);
-        // A senderId that could never have been accepted is simply not found (and never reaches the database).
-        collection = isSenderId(senderId) ? await deps.collections.findBySenderId(session.merchant.id, senderId) : null;
-        if (!collection) throw new RequestRejected(CollectionCodes.notFound);
-      }
-      return sendEnvelope(request, reply, CollectionCodes.fetched, toCollectionWire(collection));
+      const data = await deps.collections.status(request.session?.merchant ?? null, { txnId, senderId });
+      return sendEnvelope(request, reply, CollectionCodes.fetched, data);
+    },
+  );
+
+  app.post(
+    '/collection/v1/status',
+    {
+      // The token comes first on this form: without it the payload cannot be read (4008), then 4014.
+      onRequest: requireMerchant(deps.tokens, CollectionCodes.unauthorized),
+      preHandler: statusLimit,
+      config: { ...config, invalidBody: CollectionCodes.undecryptable },
+      schema: {
+        tags: ['collections'],
+        summary: 'Status of a collection, the identifier in an encrypted payload (txnId or senderId, exactly one)',
+        description:
+          'Plaintext: `CollectionStatusRequest`. The same rules, codes and rate limit as the GET form; 4014 when the payload does not decrypt.',
+        security: bearerSecurity,
+        body: encryptedBody,
+        response: {
+          ...statusResponses,
+          400: collectionEnvelope('4014 undecryptable, 4000 neither identifier, 4103 both, 4105 malformed txnId'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = request.session as Session;
+      const plain = decryptPayload(request, CollectionCodes.undecryptable);
+      const data = await deps.collections.status(session.merchant, { txnId: plain.txnId, senderId: plain.senderId });
+      return sendEnvelope(request, reply, CollectionCodes.fetched, data);
     },
   );
 

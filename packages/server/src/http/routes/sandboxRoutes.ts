@@ -1,7 +1,5 @@
-import { CollectionCodes, isId, withMessage } from '@payrail/protocol';
+import { CollectionCodes, withMessage } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
-import { toCollectionWire } from '../../domain/Collection.ts';
-import { RequestRejected } from '../../domain/RequestRejected.ts';
 import type { CollectionService, FinalOutcome } from '../../services/CollectionService.ts';
 import type { Session, TokenService } from '../../services/TokenService.ts';
 import { sendEnvelope } from '../plugins/errorHandler.ts';
@@ -43,22 +41,8 @@ export function sandboxRoutes(app: FastifyInstance, deps: { tokens: TokenService
       const session = request.session as Session;
       const { txnId } = request.params as { txnId: string };
       const { outcome, utr } = request.body as { outcome: FinalOutcome; utr?: string };
-      if (!isId('collection', txnId)) throw new RequestRejected(CollectionCodes.malformedTxnId);
-      const result = await deps.collections.applyOutcome(txnId, outcome, {
-        utr,
-        merchantId: session.merchant.id,
-        actor: 'merchant',
-      });
-      if (!result.ok && result.reason === 'not_found') throw new RequestRejected(CollectionCodes.notFound);
-      if (!result.ok) {
-        throw new RequestRejected(
-          withMessage(
-            CollectionCodes.transitionNotAllowed,
-            `The collection is ${result.status} and cannot become ${outcome}`,
-          ),
-        );
-      }
-      return sendEnvelope(request, reply, CollectionCodes.simulated, toCollectionWire(result.collection));
+      const data = await deps.collections.simulate(session.merchant.id, txnId, outcome, utr);
+      return sendEnvelope(request, reply, CollectionCodes.simulated, data);
     },
   );
 }

@@ -1,4 +1,4 @@
-import type { CollectionStatus, Scheme } from '@payrail/protocol';
+import type { CollectionStatus, CollectionTxnType, Scheme } from '@payrail/protocol';
 import type { Collection, CollectionMode } from '../../domain/Collection.ts';
 import type { Queryable } from '../Database.ts';
 
@@ -10,12 +10,17 @@ interface CollectionRow {
   amount: bigint;
   remarks: string;
   payment_mode: CollectionMode;
+  txn_type: CollectionTxnType;
   payer_vpa: string;
+  payee_vpa: string;
+  payee_name: string;
+  channel: string;
   callback_url: string | null;
   scheme: Scheme;
   status: CollectionStatus;
   status_message: string;
   utr: string;
+  page_token: string;
   expires_at: Date;
   created_at: Date;
   updated_at: Date;
@@ -29,12 +34,17 @@ const toCollection = (r: CollectionRow): Collection => ({
   amount: r.amount,
   remarks: r.remarks,
   paymentMode: r.payment_mode,
+  txnType: r.txn_type,
   payerVpa: r.payer_vpa,
+  payeeVpa: r.payee_vpa,
+  payeeName: r.payee_name,
+  channel: r.channel,
   callbackUrl: r.callback_url,
   scheme: r.scheme,
   status: r.status,
   statusMessage: r.status_message,
   utr: r.utr,
+  pageToken: r.page_token,
   expiresAt: r.expires_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -54,8 +64,9 @@ export const CollectionRepository = {
   async insert(q: Queryable, c: Collection): Promise<Collection | null> {
     const { rows } = await q.query<CollectionRow>(
       `INSERT INTO collections (id, merchant_id, wallet_id, sender_id, amount, remarks, payment_mode, payer_vpa,
-         callback_url, scheme, status, status_message, utr, expires_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, '', $13, $14, $14)
+         callback_url, scheme, status, status_message, utr, expires_at, created_at, updated_at,
+         txn_type, payee_vpa, payee_name, channel, page_token)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, '', $13, $14, $14, $15, $16, $17, $18, $19)
        ON CONFLICT (merchant_id, sender_id) DO NOTHING
        RETURNING *`,
       [
@@ -73,6 +84,11 @@ export const CollectionRepository = {
         c.statusMessage,
         c.expiresAt,
         c.createdAt,
+        c.txnType,
+        c.payeeVpa,
+        c.payeeName,
+        c.channel,
+        c.pageToken,
       ],
     );
     return rows[0] ? toCollection(rows[0]) : null;
@@ -80,6 +96,11 @@ export const CollectionRepository = {
 
   async findById(q: Queryable, id: string): Promise<Collection | null> {
     const { rows } = await q.query<CollectionRow>('SELECT * FROM collections WHERE id = $1', [id]);
+    return rows[0] ? toCollection(rows[0]) : null;
+  },
+
+  async findByPageToken(q: Queryable, token: string): Promise<Collection | null> {
+    const { rows } = await q.query<CollectionRow>('SELECT * FROM collections WHERE page_token = $1', [token]);
     return rows[0] ? toCollection(rows[0]) : null;
   },
 

@@ -1,0 +1,108 @@
+import type { FastifyInstance } from 'fastify';
+import type { CollectionService } from '../../services/CollectionService.ts';
+import { newNonce, sendHtml } from '../pages/htmlDocument.ts';
+import { PAYMENT_STATUS_LABEL, renderPaymentNotFound, renderPaymentPage } from '../pages/paymentPage.ts';
+
+const tokenParams = { type: 'object', properties: { token: { type: 'string' } } } as const;
+const statusJson = {
+  description: 'What the page shows: the status, its label, and whether it is final',
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: ['INITIATED', 'PENDING', 'SUCCESS', 'FAILED'] },
+    label: { type: 'string' },
+    final: { type: 'boolean' },
+  },
+} as const;
+const errorJson = {
+  description: 'Refused: unknown page token (404) or a move the lifecycle refuses (409)',
+  type: 'object',
+  properties: {
+    error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } } },
+  },
+} as const;
+const notFound = { error: { code: 'not_found', message: 'No payment page at this address' } };
+
+/**
+ * The hosted payment page of a collection (`paymentUrl`), keyed by its unguessable page token: the page itself,
+ * the status JSON it polls, and in the sandbox the simulate buttons' endpoint (not registered in live mode: 404).
+ * No authentication: holding the link is the permission, and the page reveals only what a payer needs.
+ */
+export function paymentPageRoutes(app: FastifyInstance, deps: { collections: CollectionService; sandbox: boolean }) {
+  const config = { errorStyle: 'plain' as const };
+
+  app.get(
+    '/pay/:token',
+    {
+      config,
+      schema: {
+        tags: ['payment page'],
+        summary: 'Hosted payment page of a collection (HTML): payee, amount, QR, UPI app button, live status',
+        params: tokenParams,
+        response: {
+          200: { description: 'text/html', type: 'string' },
+          404: { description: 'text/html: no collection has this link', type: 'string' },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.params as { token: string };
+      const nonce = newNonce();
+      const view = await deps.collections.paymentPage(token);
+      if (!view) return sendHtml(reply, 404, renderPaymentNotFound(nonce), nonce);
+      const base = `/pay/${encodeURIComponent(token)}`;
+      const html = await renderPaymentPage(view, {
+        statusUrl: `${base}/status`,
+        simulateUrl: `${base}/simulate`,
+        nonce,
+      });
+      return sendHtml(reply, 200, html, nonce);
+    },
+  );
+
+  app.get(
+    '/pay/:token/status',
+    {
+      config,
+      schema: {
+        tags: ['payment page'],
+        summary: 'Status of a payment page (polled by the page)',
+        params: tokenParams,
+        response: { 200: statusJson, 404: errorJson },
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.params as { token: string };
+      const s = await deps.collections.paymentPageStatus(token);
+      reply.header('cache-control', 'no-store');
+      if (!s) return reply.code(404).send(notFound);
+      return { status: s.status, label: PAYMENT_STATUS_LABEL[s.status], final: s.final };
+    },
+  );
+
+  if (!deps.sandbox) return;
+  app.post(
+    '/pay/:token/simulate',
+    {
+      config,
+      schema: {
+        tags: ['sandbox'],
+        summary: 'The payment page’s sandbox buttons: simulate the payer’s bank (sandbox only)',
+        description:
+          'JSON body (a cross-site form cannot send one); applies the outcome exactly as POST /sandbox/v1/collections/{txnId}/simulate does.',
+        params: tokenParams,
+        body: {
+          type: 'object',
+          required: ['outcome'],
+          properties: { outcome: { type: 'string', enum: ['SUCCESS', 'FAILED'] } },
+        },
+        response: { 200: statusJson, 404: errorJson, 409: errorJson },
+      },
+    },
+    async (request) => {
+      const { token } = request.params as { token: string };
+      const { outcome } = request.body as { outcome: 'SUCCESS' | 'FAILED' };
+      const s = await deps.collections.simulateFromPaymentPage(token, outcome);
+      return { status: s.status, label: PAYMENT_STATUS_LABEL[s.status], final: s.final };
+    },
+  );
+}
