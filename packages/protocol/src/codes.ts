@@ -14,7 +14,7 @@ const def = (code: number, http: number, message: string): CodeDef => ({ code, h
 /** Codes shared by every merchant operation. */
 export const Common = {
   malformedRequest: def(4000, 400, 'Malformed request: send a JSON object body and well-formed query parameters'),
-  bodyTooLarge: def(4000, 413, 'Request body exceeds 1 MiB'),
+  bodyTooLarge: def(4000, 413, 'Request body exceeds 64 KiB'),
   rateLimited: def(4290, 429, 'Rate limit exceeded'),
   internal: def(5000, 500, 'Internal server error'),
   /** The database is unreachable (an outage): 5000 as any server-side failure, HTTP 503 because it is transient. */

@@ -10,7 +10,8 @@ import {
 } from '../support/merchantClient.ts';
 import { ENGINES, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/testServer.ts';
 
-const MiB = 1024 * 1024;
+/** The body limit of every route but bulk (CONTRACT.md §9). */
+const LIMIT = 64 * 1024;
 
 /** Anything that looks like a stack trace, a source location or an internal error name. */
 const LEAK =
@@ -96,21 +97,21 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
       expect(res.body).toEqual({ error: { code: 'unsupported_media_type', message: expect.any(String) } });
     });
 
-    it('a body of exactly 1 MiB is read (and refused for its content), one byte more is 413', async () => {
-      const exact = JSON.stringify({ name: 'x'.repeat(MiB - '{"name":""}'.length) });
-      expect(Buffer.byteLength(exact)).toBe(MiB);
+    it('a body of exactly 64 KiB is read (and refused for its content), one byte more is 413', async () => {
+      const exact = JSON.stringify({ name: 'x'.repeat(LIMIT - '{"name":""}'.length) });
+      expect(Buffer.byteLength(exact)).toBe(LIMIT);
       const ok = await http(t.url, 'POST', '/admin/v1/merchants', { rawBody: exact, headers: adminHeaders() });
       expect(ok.status).toBe(400);
       expect(ok.body).toMatchObject({ error: { code: 'invalid_request' } });
 
-      const over = JSON.stringify({ name: 'x'.repeat(MiB - '{"name":""}'.length + 1) });
+      const over = JSON.stringify({ name: 'x'.repeat(LIMIT - '{"name":""}'.length + 1) });
       const res = await http(t.url, 'POST', '/admin/v1/merchants', { rawBody: over, headers: adminHeaders() });
       expect(res.status).toBe(413);
       expect(res.body).toEqual({ error: { code: 'body_too_large', message: expect.any(String) } });
     });
 
-    it('a chunked body over 1 MiB without Content-Length: 413', async () => {
-      const res = await postChunked(t.url, '/admin/v1/merchants', 2 * MiB, adminHeaders());
+    it('a chunked body over 64 KiB without Content-Length: 413', async () => {
+      const res = await postChunked(t.url, '/admin/v1/merchants', 2 * LIMIT, adminHeaders());
       expect(res.status).toBe(413);
       expect(JSON.parse(res.body)).toEqual({ error: { code: 'body_too_large', message: expect.any(String) } });
     });
@@ -124,32 +125,32 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
 
   describe('token routes', () => {
     it.each(['/v1/auth/client-token', '/v1/auth/clients/token'])(
-      '%s: a body over 1 MiB is 413 in the token envelope',
+      '%s: a body over 64 KiB is 413 in the token envelope',
       async (path) => {
         const res = await http(t.url, 'POST', path, {
-          rawBody: JSON.stringify({ apiKey: 'x'.repeat(MiB), secretKey: 'y' }),
+          rawBody: JSON.stringify({ apiKey: 'x'.repeat(LIMIT), secretKey: 'y' }),
           headers: { 'content-type': 'application/json', 'x-api-key': m.api_key },
         });
         expect(res.status).toBe(413);
-        expect(res.body).toEqual({ respCode: 4000, respMessage: 'Request body exceeds 1 MiB' });
+        expect(res.body).toEqual({ respCode: 4000, respMessage: 'Request body exceeds 64 KiB' });
       },
     );
 
-    it('a chunked body over 1 MiB: 413 in the token envelope', async () => {
-      const res = await postChunked(t.url, '/v1/auth/client-token', 2 * MiB, {});
+    it('a chunked body over 64 KiB: 413 in the token envelope', async () => {
+      const res = await postChunked(t.url, '/v1/auth/client-token', 2 * LIMIT, {});
       expect(res.status).toBe(413);
-      expect(JSON.parse(res.body)).toEqual({ respCode: 4000, respMessage: 'Request body exceeds 1 MiB' });
+      expect(JSON.parse(res.body)).toEqual({ respCode: 4000, respMessage: 'Request body exceeds 64 KiB' });
     });
   });
 
   describe('merchant routes', () => {
-    it('a body over 1 MiB on payout initiation is 413 in the payout envelope', async () => {
+    it('a body over 64 KiB on payout initiation is 413 in the payout envelope', async () => {
       const res = await http(t.url, 'POST', '/payout/v1/initiate', {
-        rawBody: JSON.stringify({ payload: 'A'.repeat(MiB) }),
+        rawBody: JSON.stringify({ payload: 'A'.repeat(LIMIT) }),
         headers: { ...client.auth(), 'content-type': 'application/json' },
       });
       expect(res.status).toBe(413);
-      expect(res.body).toEqual({ resp_code: 4000, resp_message: 'Request body exceeds 1 MiB' });
+      expect(res.body).toEqual({ resp_code: 4000, resp_message: 'Request body exceeds 64 KiB' });
     });
   });
 
