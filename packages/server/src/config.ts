@@ -49,6 +49,11 @@ export interface Config {
   allowSandboxDataInLive: boolean;
   /** Time limit of a webhook's DNS lookup, inside the delivery timeout (never more than it). */
   webhookDnsTimeoutMs: number;
+  /**
+   * PAYRAIL_PSP_NOTIFY_SECRET: the HMAC key of the signed notification routes (/psp/v1/…, docs/live-mode.md);
+   * unset, the routes do not exist.
+   */
+  pspNotifySecret?: string;
 }
 
 export class ConfigError extends Error {
@@ -95,6 +100,14 @@ function bankCodes(env: NodeJS.ProcessEnv, name: string): string[] {
   return codes;
 }
 
+/** A notification signing secret: unset, or at least 32 characters (a guessable key would let anyone credit). */
+function pspSecret(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 32) throw new ConfigError(name, 'expected at least 32 characters');
+  return raw;
+}
+
 const nonEmpty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -131,5 +144,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbStatementTimeoutMs: int(env, 'PAYRAIL_DB_STATEMENT_TIMEOUT_MS', 15_000),
     allowSandboxDataInLive: bool(env, 'PAYRAIL_ALLOW_SANDBOX_DATA_IN_LIVE', false),
     webhookDnsTimeoutMs: int(env, 'PAYRAIL_WEBHOOK_DNS_TIMEOUT_MS', 2000, 1),
+    pspNotifySecret: pspSecret(env, 'PAYRAIL_PSP_NOTIFY_SECRET'),
   };
 }

@@ -17,6 +17,8 @@ export interface Collection {
   status: CollectionStatus;
   statusMessage: string;
   utr: string;
+  /** The PSP's own reference of the payment, once a notification brought it (live mode). */
+  pspReference: string | null;
   expiresAt: Date;
   createdAt: Date;
   updatedAt: Date;

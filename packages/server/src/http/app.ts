@@ -4,6 +4,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { CallbackPolicy } from '../services/CallbackPolicy.ts';
+import type { BankNotifications } from '../services/BankNotifications.ts';
+import type { CollectionNotifications } from '../services/CollectionNotifications.ts';
 import type { CollectionService } from '../services/CollectionService.ts';
 import type { MerchantService } from '../services/MerchantService.ts';
 import type { PayoutAdminService } from '../services/PayoutAdminService.ts';
@@ -21,6 +23,7 @@ import { adminMerchantRoutes } from './routes/adminMerchantRoutes.ts';
 import { adminPayoutRoutes } from './routes/adminPayoutRoutes.ts';
 import { adminWebhookRoutes } from './routes/adminWebhookRoutes.ts';
 import { payoutRoutes } from './routes/payoutRoutes.ts';
+import { pspRoutes } from './routes/pspRoutes.ts';
 import { sandboxRoutes } from './routes/sandboxRoutes.ts';
 import { StatusRateLimit } from './StatusRateLimit.ts';
 import { collectionRoutes } from './routes/collectionRoutes.ts';
@@ -44,6 +47,8 @@ export interface AppDeps {
   collections: CollectionService;
   /** Shared rate-limit counters; in-process memory when null. */
   redis: Redis | null;
+  bankNotifications: BankNotifications;
+  collectionNotifications: CollectionNotifications;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -95,6 +100,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   payoutRoutes(app, { ...deps, statusRateLimit });
   collectionRoutes(app, { ...deps, statusRateLimit });
   if (deps.config.mode === 'sandbox') sandboxRoutes(app, deps);
+  // Signed PSP/bank notifications (docs/live-mode.md): only when the operator has set their secret.
+  if (deps.config.pspNotifySecret) await pspRoutes(app, { ...deps, secret: deps.config.pspNotifySecret });
 
   await app.register(async (admin) => {
     admin.addHook('onRequest', requireAdmin(deps.adminToken));
