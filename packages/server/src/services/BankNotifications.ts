@@ -4,7 +4,7 @@ import { parsePayoutNotification } from '../domain/pspNotification.ts';
 import { readOutcome } from '../domain/railAnswers.ts';
 import type { Database, Queryable } from '../store/Database.ts';
 import { PayoutRepository } from '../store/repositories/PayoutRepository.ts';
-import type { NotificationResult } from './NotificationResult.ts';
+import { PSP_ACTOR, type NotificationResult } from './NotificationResult.ts';
 import type { PayoutLifecycle, RailAnswerResult } from './PayoutLifecycle.ts';
 
 const isFinal = (p: Payout) => p.status === 'SUCCESS' || p.status === 'FAILED' || p.status === 'REFUNDED';
@@ -34,7 +34,7 @@ export class BankNotifications {
    * A notification as the PSP route receives it (`{transactionId, status, utr?, amount?, reason?}`, see
    * docs/live-mode.md). An amount that differs from the payout's is refused and kept as rail_error.
    */
-  async notify(input: unknown, actor?: string): Promise<NotificationResult> {
+  async notify(input: unknown, actor: string = PSP_ACTOR): Promise<NotificationResult> {
     const parsed = parsePayoutNotification(input);
     if (!parsed.ok) return { kind: 'invalid', message: parsed.error };
     const n = parsed.value;

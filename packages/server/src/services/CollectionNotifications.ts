@@ -2,10 +2,7 @@ import { parseCollectionNotification } from '../domain/pspNotification.ts';
 import type { Database } from '../store/Database.ts';
 import { CollectionRepository } from '../store/repositories/CollectionRepository.ts';
 import type { CollectionService } from './CollectionService.ts';
-import type { NotificationResult } from './NotificationResult.ts';
-
-/** The history actor of a notification that came through the signed PSP routes. */
-export const PSP_ACTOR = 'psp';
+import { PSP_ACTOR, type NotificationResult } from './NotificationResult.ts';
 
 /**
  * The entry point for what a PSP or bank reports about a collection (docs/live-mode.md): a PSP integration calls

@@ -1,3 +1,6 @@
+/** The history actor of a notification that came through the signed PSP routes (or a PSP integration). */
+export const PSP_ACTOR = 'psp';
+
 /**
  * What became of a notification from a PSP or bank (docs/live-mode.md): applied; unchanged (a repeat, or news
  * older than what is recorded); refused (recorded in the history for the operator, the subject does not move);
