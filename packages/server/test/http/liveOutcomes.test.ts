@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPspNotification } from '../../src/domain/pspSignature.ts';
 import { expectLedgerOk, initiateOk, senderId, setMerchant, walletBalance } from '../support/collectionFixtures.ts';
@@ -76,6 +77,21 @@ describe.each(ENGINES)('live-mode outcomes on %s', (engine) => {
   };
   const notifyCollection = (body: unknown, sign = {}) => notify('/psp/v1/collections/notify', body, sign);
   const notifyPayout = (body: unknown, sign = {}) => notify('/psp/v1/payouts/notify', body, sign);
+
+  it('documents the resolve and notification routes in a valid OpenAPI document', async () => {
+    const doc = (await http(t.url, 'GET', '/openapi.json')).body as {
+      paths: Record<string, Record<string, { security?: unknown; responses?: Record<string, unknown> }>>;
+    };
+    const result = await new Validator().validate(doc as unknown as Parameters<Validator['validate']>[0]);
+    expect(result.errors ?? []).toEqual([]);
+    expect(doc.paths['/admin/v1/collections/{txnId}/resolve']?.post?.security).toEqual([{ adminAuth: [] }]);
+    for (const path of ['/psp/v1/collections/notify', '/psp/v1/payouts/notify']) {
+      expect(doc.paths[path]?.post?.security, path).toEqual([{ pspSignature: [] }]);
+      expect(Object.keys(doc.paths[path]?.post?.responses ?? {})).toEqual(
+        expect.arrayContaining(['200', '400', '401', '404', '409', '422']),
+      );
+    }
+  });
 
   describe('operator resolve (POST /admin/v1/collections/{txnId}/resolve)', () => {
     it('SUCCESS needs a UTR in live mode, then credits once; the same resolution again changes nothing', async () => {

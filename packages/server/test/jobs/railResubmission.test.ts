@@ -98,10 +98,10 @@ describe.each(ENGINES)('a submission whose answer was lost, on %s', (engine) => 
 
   it(`stops after ${MAX_SUBMISSIONS} lost answers with a rail_error naming the key, and never submits again`, async () => {
     const id = await send(ACCOUNTS.loseAll);
-    const stopped = await eventually(async () => {
+    const stopped = (await eventually(async () => {
       const p = await adminPayout(t.url, id);
       return p.rail_error ? p : null;
-    }, 15_000);
+    }, 15_000)) as Record<string, unknown>;
     // Long enough for another lease takeover and claim, had the worker gone on.
     await new Promise((r) => setTimeout(r, 500));
     const calls = rail.submits.get(id) ?? [];
