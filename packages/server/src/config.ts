@@ -62,6 +62,11 @@ export interface Config {
    * address, known once the server listens (see defaultPublicUrl).
    */
   publicUrl?: string;
+  /**
+   * PAYRAIL_PSP_NOTIFY_SECRET: the HMAC key of the signed notification routes (/psp/v1/…, docs/live-mode.md);
+   * unset, the routes do not exist.
+   */
+  pspNotifySecret?: string;
 }
 
 export class ConfigError extends Error {
@@ -168,6 +173,14 @@ export function defaultPublicUrl(host: string, port: number): string {
   return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
 }
 
+/** A notification signing secret: unset, or at least 32 characters (a guessable key would let anyone credit). */
+function pspSecret(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 32) throw new ConfigError(name, 'expected at least 32 characters');
+  return raw;
+}
+
 const nonEmpty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -207,5 +220,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.PAYRAIL_TRUST_PROXY),
     adminFailuresPerAddress: int(env, 'PAYRAIL_ADMIN_FAILURES_PER_ADDRESS', 20, 1),
     publicUrl: env.PAYRAIL_PUBLIC_URL ? parsePublicUrl('PAYRAIL_PUBLIC_URL', env.PAYRAIL_PUBLIC_URL) : undefined,
+    pspNotifySecret: pspSecret(env, 'PAYRAIL_PSP_NOTIFY_SECRET'),
   };
 }

@@ -32,6 +32,7 @@ import { BankDirectory } from './services/BankDirectory.ts';
 import { BankNotifications } from './services/BankNotifications.ts';
 import { checkDatabaseMode } from './services/databaseMode.ts';
 import { CallbackPolicy } from './services/CallbackPolicy.ts';
+import { CollectionNotifications } from './services/CollectionNotifications.ts';
 import { CollectionService } from './services/CollectionService.ts';
 import { PayoutAdminService } from './services/PayoutAdminService.ts';
 import { PayoutLifecycle } from './services/PayoutLifecycle.ts';
@@ -52,6 +53,8 @@ export interface PayrailServer {
   worker: Worker;
   /** Where a bank connector's notification handler reports outcomes (docs/operations.md). */
   bankNotifications: BankNotifications;
+  /** Where a PSP integration reports collection outcomes (docs/live-mode.md). */
+  collectionNotifications: CollectionNotifications;
   /** Starts listening and the background worker. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -169,6 +172,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     ttlMs: config.collectionTtlMs,
     publicUrl: () => publicUrl,
   });
+  const collectionNotifications = new CollectionNotifications(db, collections);
   const stepper = new PayoutStepper(db, rail, lifecycle);
   const dispatcher = new WebhookDispatcher(db, callbackPolicy, metrics, options.logger, {
     retryScheduleMs: config.webhookRetryScheduleMs,
@@ -203,6 +207,8 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     bulkPayouts,
     verification,
     redis,
+    bankNotifications,
+    collectionNotifications,
   });
 
   let closed = false;
@@ -214,6 +220,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     adminTokenGenerated: admin.generated,
     worker,
     bankNotifications,
+    collectionNotifications,
     async listen() {
       const address = await app.listen({ port: config.port, host: config.host });
       const bound = app.server.address();

@@ -31,6 +31,8 @@ export interface Collection {
   utr: string;
   /** Key of the hosted payment page (random, see paymentPageToken.ts). */
   pageToken: string;
+  /** The PSP's own reference of the payment, once a notification brought it (live mode). */
+  pspReference: string | null;
   expiresAt: Date;
   createdAt: Date;
   updatedAt: Date;

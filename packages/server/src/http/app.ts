@@ -6,6 +6,8 @@ import type { Config } from '../config.ts';
 import type { BeneficiaryVerificationService } from '../services/BeneficiaryVerificationService.ts';
 import type { BulkPayoutService } from '../services/BulkPayoutService.ts';
 import type { CallbackPolicy } from '../services/CallbackPolicy.ts';
+import type { BankNotifications } from '../services/BankNotifications.ts';
+import type { CollectionNotifications } from '../services/CollectionNotifications.ts';
 import type { CollectionService } from '../services/CollectionService.ts';
 import type { MerchantService } from '../services/MerchantService.ts';
 import type { PayoutAdminService } from '../services/PayoutAdminService.ts';
@@ -27,6 +29,7 @@ import { adminMerchantRoutes } from './routes/adminMerchantRoutes.ts';
 import { adminPayoutRoutes } from './routes/adminPayoutRoutes.ts';
 import { adminWebhookRoutes } from './routes/adminWebhookRoutes.ts';
 import { payoutRoutes } from './routes/payoutRoutes.ts';
+import { pspRoutes } from './routes/pspRoutes.ts';
 import { sandboxRoutes } from './routes/sandboxRoutes.ts';
 import { StatusRateLimit } from './StatusRateLimit.ts';
 import { collectionRoutes } from './routes/collectionRoutes.ts';
@@ -54,6 +57,8 @@ export interface AppDeps {
   verification: BeneficiaryVerificationService;
   /** Shared rate-limit counters; in-process memory when null. */
   redis: Redis | null;
+  bankNotifications: BankNotifications;
+  collectionNotifications: CollectionNotifications;
 }
 
 /** A hop count trusts that many proxies nearest to us (Fastify's types know no number; its runtime does this). */
@@ -112,6 +117,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   bulkRoutes(app, { ...deps, statusRateLimit });
   if (deps.config.mode === 'sandbox') sandboxRoutes(app, deps);
   paymentPageRoutes(app, { collections: deps.collections, sandbox: deps.config.mode === 'sandbox' });
+  // Signed PSP/bank notifications (docs/live-mode.md): only when the operator has set their secret.
+  if (deps.config.pspNotifySecret) await pspRoutes(app, { ...deps, secret: deps.config.pspNotifySecret });
 
   await app.register(async (admin) => {
     admin.addHook('onRequest', requireAdmin(deps.adminToken, deps.adminThrottle, deps.config.adminFailuresPerAddress));

@@ -28,6 +28,7 @@ import { CollectionRepository, type CollectionPageQuery } from '../store/reposit
 import { JobRepository, type Job } from '../store/repositories/JobRepository.ts';
 import { LedgerRepository } from '../store/repositories/LedgerRepository.ts';
 import { MerchantRepository } from '../store/repositories/MerchantRepository.ts';
+import { TransactionEventRepository } from '../store/repositories/TransactionEventRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 import type { CallbackPolicy } from './CallbackPolicy.ts';
 import { buildTimeline, type Timeline } from './transactionTimeline.ts';
@@ -35,10 +36,36 @@ import { enqueueWebhook } from './WebhookOutbox.ts';
 
 export type FinalOutcome = 'SUCCESS' | 'FAILED' | 'PENDING';
 
+/** Why an outcome was not applied (besides not_found); `status` is the collection's, which did not move. */
+export type OutcomeRefusal =
+  'invalid_transition' | 'utr_required' | 'utr_conflict' | 'amount_mismatch' | 'reference_conflict';
+
 export type OutcomeResult =
   | { ok: true; collection: Collection; changed: boolean }
   | { ok: false; reason: 'not_found' }
-  | { ok: false; reason: 'invalid_transition'; status: CollectionStatus };
+  | { ok: false; reason: OutcomeRefusal; status: CollectionStatus; message: string };
+
+/** Who reports an outcome and what comes with it (every path: sandbox simulate, operator, PSP notification). */
+export interface OutcomeDetails {
+  utr?: string;
+  /** The status message the merchant sees (default: the status's own). */
+  message?: string;
+  /** Why, for the history (default: the status message). */
+  reason?: string;
+  /** Only this merchant's collection (the sandbox route). */
+  merchantId?: string;
+  /** History actor: `merchant`, `operator:<name>`, `psp`, `system`. */
+  actor?: string;
+  /** What the payer paid (paise): a different amount is refused, never credited. */
+  amountPaid?: bigint;
+  /** The PSP's reference of the payment: kept the first time; another one for the same collection is refused. */
+  pspReference?: string;
+  /**
+   * Keep refusals in the history as error events (once each): a notification's sender is a machine, so the
+   * operator must be able to see what it was refused.
+   */
+  recordRefusals?: boolean;
+}
 
 /** The UPI link that pays this collection to its payee. */
 function intentUrlOf(c: Collection): string {
@@ -149,6 +176,7 @@ export class CollectionService {
       statusMessage: collect ? `Collect request sent to ${fields.payerVpa}` : COLLECTION_STATUS_MESSAGE.INITIATED,
       utr: '',
       pageToken: newPaymentPageToken(),
+      pspReference: null,
       expiresAt: new Date(now.getTime() + this.options.ttlMs),
       createdAt: now,
       updatedAt: now,
@@ -294,27 +322,70 @@ export class CollectionService {
   }
 
   /**
-   * Records an outcome reported for a collection (the sandbox simulation, or a bank notification). The same
-   * outcome reported again, or concurrently, changes nothing: the row lock serialises reports, and the ledger's
-   * unique index would refuse a second credit anyway.
+   * Records an outcome reported for a collection: the one path of every report (the sandbox simulation, an
+   * operator's resolution, a PSP or bank notification), which credits a SUCCESS once through the ledger, enqueues
+   * the webhook and writes the history. The same outcome reported again, or concurrently, changes nothing: the row
+   * lock serialises reports, and the ledger's unique index would refuse a second credit anyway.
    */
-  async applyOutcome(
-    txnId: string,
-    outcome: FinalOutcome,
-    details: { utr?: string; message?: string; merchantId?: string; actor?: string } = {},
-  ): Promise<OutcomeResult> {
+  async applyOutcome(txnId: string, outcome: FinalOutcome, details: OutcomeDetails = {}): Promise<OutcomeResult> {
     if (!isId('collection', txnId)) return { ok: false, reason: 'not_found' };
     return this.db.transaction(async (tx): Promise<OutcomeResult> => {
       const current = await CollectionRepository.lockById(tx, txnId);
       if (!current || (details.merchantId && current.merchantId !== details.merchantId)) {
         return { ok: false, reason: 'not_found' };
       }
-      if (current.status === outcome) return { ok: true, collection: current, changed: false };
+      const refuse = async (reason: OutcomeRefusal, message: string): Promise<OutcomeResult> => {
+        if (details.recordRefusals) {
+          await TransactionEventRepository.recordErrorOnce(tx, current.id, message, details.actor ?? 'system');
+        }
+        return { ok: false, reason, status: current.status, message };
+      };
+      if (details.pspReference && current.pspReference && current.pspReference !== details.pspReference) {
+        return refuse(
+          'reference_conflict',
+          `notified reference ${details.pspReference} differs from the recorded ${current.pspReference}`,
+        );
+      }
+      if (details.amountPaid !== undefined && details.amountPaid !== current.amount) {
+        return refuse(
+          'amount_mismatch',
+          `notified ${outcome} with amount ${formatPaise(details.amountPaid)}, but the collection is for ${formatPaise(current.amount)}; not applied`,
+        );
+      }
+      if (details.pspReference && !current.pspReference) {
+        await CollectionRepository.recordPspReference(tx, current.id, details.pspReference);
+      }
+      if (current.status === outcome) {
+        if (outcome === 'SUCCESS' && details.utr !== undefined && details.utr !== current.utr) {
+          return refuse('utr_conflict', `SUCCESS with utr ${details.utr}, but utr ${current.utr} is recorded`);
+        }
+        return { ok: true, collection: current, changed: false };
+      }
       if (!canCollectionTransition(current.status, outcome)) {
-        return { ok: false, reason: 'invalid_transition', status: current.status };
+        return refuse('invalid_transition', `the collection is ${current.status} and cannot become ${outcome}`);
+      }
+      if (outcome === 'SUCCESS' && !details.utr && this.options.mode === 'live') {
+        return refuse('utr_required', 'a SUCCESS needs the UTR of the payment in live mode');
       }
       const moved = await this.move(tx, current, outcome, details);
       return { ok: true, collection: moved, changed: true };
+    });
+  }
+
+  /**
+   * An operator settles a collection (live mode has no other way without a PSP integration): SUCCESS, FAILED or
+   * PENDING through the same path as every report, audited with the operator as actor and the reason given.
+   */
+  resolve(
+    txnId: string,
+    outcome: FinalOutcome,
+    input: { utr?: string; reason?: string; actor: string },
+  ): Promise<OutcomeResult> {
+    return this.applyOutcome(txnId, outcome, {
+      utr: input.utr,
+      reason: input.reason,
+      actor: input.actor,
+      message: `${COLLECTION_STATUS_MESSAGE[outcome]} (resolved by operator)`,
     });
   }
 
@@ -336,7 +407,7 @@ export class CollectionService {
     tx: Queryable,
     current: Collection,
     to: CollectionStatus,
-    details: { utr?: string; message?: string; actor?: string },
+    details: { utr?: string; message?: string; reason?: string; actor?: string },
   ): Promise<Collection> {
     if (to === 'SUCCESS') {
       await LedgerRepository.append(tx, {
@@ -351,6 +422,7 @@ export class CollectionService {
       statusMessage: details.message ?? COLLECTION_STATUS_MESSAGE[to],
       utr,
       actor: details.actor ?? 'system',
+      reason: details.reason,
     });
     if (!moved) throw new Error(`collection ${current.id} moved under its lock`);
     if (to !== 'PENDING') await JobRepository.cancel(tx, 'collection.expire', current.id);

@@ -129,11 +129,19 @@ export class PayoutLifecycle {
     return 'moved';
   }
 
-  /** Applies an outcome the rail reported (poll or notification), if the transition table allows it. */
-  async applyOutcome(tx: Queryable, payout: Payout, answer: unknown): Promise<RailAnswerResult> {
+  /**
+   * Applies an outcome the rail reported (poll or notification), if the transition table allows it. `actor`: who
+   * reported it (default the rail; `psp` for the notification routes).
+   */
+  async applyOutcome(
+    tx: Queryable,
+    payout: Payout,
+    answer: unknown,
+    actor: string = this.railActor,
+  ): Promise<RailAnswerResult> {
     const decision = readOutcome(payout.status, answer);
     if (decision.kind === 'invalid') {
-      await this.recordRailError(tx, payout, decision.error);
+      await this.recordRailError(tx, payout, decision.error, actor);
       return 'error';
     }
     if (decision.kind === 'unchanged') {
@@ -141,7 +149,7 @@ export class PayoutLifecycle {
       return 'unchanged';
     }
     const moved = await this.move(tx, payout, decision.to, {
-      actor: this.railActor,
+      actor,
       message: decision.reason,
       utr: decision.utr,
     });
@@ -150,9 +158,9 @@ export class PayoutLifecycle {
   }
 
   /** Keeps an answer that could not be applied on the payout and in its history; nothing is scheduled. */
-  async recordRailError(tx: Queryable, payout: Payout, error: string): Promise<void> {
+  async recordRailError(tx: Queryable, payout: Payout, error: string, actor: string = this.railActor): Promise<void> {
     await PayoutRepository.recordRailError(tx, payout.id, error);
-    await TransactionEventRepository.recordError(tx, payout.id, error, this.railActor);
+    await TransactionEventRepository.recordError(tx, payout.id, error, actor);
   }
 
   /**

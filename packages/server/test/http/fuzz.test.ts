@@ -1,6 +1,7 @@
 import { CollectionCodes, Common, encryptJson, PayoutCodes, TokenCodes, type CodeDef } from '@payrail/protocol';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signPspNotification } from '../../src/domain/pspSignature.ts';
 import type { Database } from '../../src/store/Database.ts';
 import { initiateOk, party as collectionParty, type Party } from '../support/collectionFixtures.ts';
 import { admin, http, type HttpResult, type TestMerchant } from '../support/merchantClient.ts';
@@ -19,6 +20,8 @@ const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 const fcOptions = { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }), endOnFailure: false };
 
 type Family = 'payout' | 'collection' | 'token' | 'admin';
+
+const PSP_SECRET = 'fuzz-psp-notify-secret-0123456789abcdef';
 
 const documented = (defs: Record<string, CodeDef>[]) =>
   new Set(defs.flatMap((d) => Object.values(d)).map((d) => `${d.http}/${d.code}`));
@@ -102,6 +105,7 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
         PAYRAIL_TOKEN_FAILURES_PER_KEY: '1000000',
         PAYRAIL_TOKEN_FAILURES_PER_ADDRESS: '1000000',
         PAYRAIL_RATE_LIMIT_PER_MINUTE: '1000000',
+        PAYRAIL_PSP_NOTIFY_SECRET: PSP_SECRET,
       },
     });
     [payV1, payV2, colV1, colV2] = await Promise.all([
@@ -453,6 +457,64 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
               await probe('admin', `resolve ${id} ${JSON.stringify(body).slice(0, 150)}`, () =>
                 call('POST', `/admin/v1/payouts/${id}/resolve`, body),
               );
+          },
+        ),
+      );
+    });
+
+    it('collection resolve: hostile ids and bodies', async () => {
+      const resolveBody = fc.record(
+        {
+          status: fc.oneof(fc.constantFrom('SUCCESS', 'FAILED', 'PENDING'), hostileValue),
+          utr: hostileValue,
+          reason: hostileValue,
+        },
+        { requiredKeys: [] },
+      );
+      await run(
+        fc.asyncProperty(fc.oneof(fc.constantFrom(...txnIds), hostileSegment), resolveBody, async (id, body) => {
+          await probe('admin', `collection resolve ${id} ${JSON.stringify(body).slice(0, 150)}`, () =>
+            call('POST', `/admin/v1/collections/${id}/resolve`, body),
+          );
+        }),
+      );
+    });
+
+    it('PSP notifications: hostile signed bodies (ids never issued) and hostile signature headers', async () => {
+      const notification = fc.oneof(
+        fc.record(
+          {
+            txnId: hostileValue,
+            transactionId: hostileValue,
+            reference: hostileValue,
+            status: fc.oneof(fc.constantFrom('SUCCESS', 'FAILED', 'PENDING', 'PROCESSING'), hostileValue),
+            utr: hostileValue,
+            amount: hostileValue,
+            reason: hostileValue,
+          },
+          { requiredKeys: [] },
+        ),
+        hostileValue,
+      );
+      // Header values must be printable ASCII for fetch to send them at all.
+      const signature = fc.oneof(
+        fc.constant('sign'),
+        hostileText.map((text) => text.replace(/[^\x20-\x7e]/g, '').trim() || 'x'),
+      );
+      await run(
+        fc.asyncProperty(
+          fc.constantFrom('collections', 'payouts'),
+          notification,
+          signature,
+          async (kind, body, sig) => {
+            const raw = JSON.stringify(body) ?? 'null';
+            const header = sig === 'sign' ? signPspNotification(PSP_SECRET, raw, Date.now() / 1000) : sig;
+            await probe('admin', `psp ${kind} ${sig.slice(0, 40)} ${raw.slice(0, 150)}`, () =>
+              http(t.url, 'POST', `/psp/v1/${kind}/notify`, {
+                rawBody: raw,
+                headers: { 'content-type': 'application/json', 'payrail-signature': header },
+              }),
+            );
           },
         ),
       );

@@ -72,6 +72,15 @@ describe('live mode', () => {
     expect(res.status).toBe(404);
   });
 
+  it('has no PSP notification routes without PAYRAIL_PSP_NOTIFY_SECRET (404)', async () => {
+    for (const path of ['/psp/v1/collections/notify', '/psp/v1/payouts/notify']) {
+      const res = await http(t.url, 'POST', path, {
+        body: { txnId: 'CT00000000000000000000000000', status: 'SUCCESS' },
+      });
+      expect([path, res.status, (res.body.error as { code: string }).code]).toEqual([path, 404, 'route_not_found']);
+    }
+  });
+
   it('refuses collections until the operator sets the merchant’s UPI address (4111), then uses it', async () => {
     const before = await f.client.post('/collection/v1/initiate', { senderId: senderId('c'), amount: '10.00' });
     expect(before.body.respCode).toBe(4111);

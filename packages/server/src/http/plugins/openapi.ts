@@ -25,11 +25,18 @@ export async function registerOpenApi(app: FastifyInstance) {
         { name: 'sandbox', description: 'Sandbox-only simulation' },
         { name: 'admin', description: 'Operator API (bearer PAYRAIL_ADMIN_TOKEN)' },
         { name: 'operations', description: 'Health, readiness and metrics' },
+        { name: 'psp', description: 'Signed outcome notifications from a PSP or bank (PAYRAIL_PSP_NOTIFY_SECRET)' },
       ],
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Merchant token' },
           adminAuth: { type: 'http', scheme: 'bearer', description: 'PAYRAIL_ADMIN_TOKEN' },
+          pspSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Payrail-Signature',
+            description: 't=<unix seconds>,v1=<hex HMAC-SHA256(PAYRAIL_PSP_NOTIFY_SECRET, "<t>.<raw body>")>',
+          },
         },
       },
     },

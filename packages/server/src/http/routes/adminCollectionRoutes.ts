@@ -1,16 +1,17 @@
 import { COLLECTION_STATUSES, isId, type CollectionStatus, type CollectionTransactionWire } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Collection } from '../../domain/Collection.ts';
-import type { CollectionService } from '../../services/CollectionService.ts';
+import type { CollectionService, FinalOutcome } from '../../services/CollectionService.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { AdminError } from '../AdminError.ts';
-import { adminErrorResponses, adminRouteOptions, timelineEventSchema } from './adminSchemas.ts';
+import { ADMIN_TOKEN_ACTOR, adminErrorResponses, adminRouteOptions, timelineEventSchema } from './adminSchemas.ts';
 
 const adminCollectionView = (c: Collection, wire: CollectionTransactionWire) => ({
   ...wire,
   merchant_id: c.merchantId,
   callback_url: c.callbackUrl,
   scheme: c.scheme,
+  psp_reference: c.pspReference,
 });
 
 /** Operator view of collections: filters and cursor pagination, newest first. */
@@ -79,6 +80,55 @@ export function adminCollectionRoutes(app: FastifyInstance, deps: { collections:
       const events = await deps.collections.timeline(txnId);
       if (!events) throw AdminError.notFound('collection');
       return { txnId, events };
+    },
+  );
+
+  app.post(
+    '/admin/v1/collections/:txnId/resolve',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'Settle a collection as SUCCESS, FAILED or PENDING (audited; docs/live-mode.md)',
+        description:
+          'The same path as every outcome: a SUCCESS credits the wallet once, the webhook is sent, the history records the operator and the reason. In live mode a SUCCESS needs the UTR of the payment. Resolving to the status the collection already has (with the same UTR, or none) changes nothing and answers 200; any other move the lifecycle refuses answers 409.',
+        params: { type: 'object', properties: { txnId: { type: 'string' } } },
+        body: {
+          type: 'object',
+          required: ['status'],
+          additionalProperties: false,
+          properties: {
+            status: { type: 'string', enum: ['SUCCESS', 'FAILED', 'PENDING'] },
+            utr: { type: 'string', pattern: '^[\\x21-\\x7e]{1,40}$', description: 'Bank reference of the payment' },
+            reason: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 255,
+              pattern: '^[^\\u0000-\\u001f\\u007f]*$',
+              description: 'Why (kept in the history)',
+            },
+          },
+        },
+        response: adminErrorResponses,
+      },
+    },
+    async (request) => {
+      const { txnId } = request.params as { txnId: string };
+      const body = request.body as { status: FinalOutcome; utr?: string; reason?: string };
+      const result = await deps.collections.resolve(txnId, body.status, {
+        utr: body.utr,
+        reason: body.reason,
+        actor: ADMIN_TOKEN_ACTOR,
+      });
+      if (result.ok) return adminCollectionView(result.collection, deps.collections.wire(result.collection));
+      if (result.reason === 'not_found') throw AdminError.notFound('collection');
+      if (result.reason === 'utr_required')
+        throw AdminError.invalid('utr is required to resolve as SUCCESS in live mode');
+      throw new AdminError(
+        409,
+        result.reason === 'invalid_transition' ? 'invalid_state' : result.reason,
+        result.message,
+      );
     },
   );
 }

@@ -21,6 +21,7 @@ interface CollectionRow {
   status_message: string;
   utr: string;
   page_token: string;
+  psp_reference: string | null;
   expires_at: Date;
   created_at: Date;
   updated_at: Date;
@@ -45,6 +46,7 @@ const toCollection = (r: CollectionRow): Collection => ({
   statusMessage: r.status_message,
   utr: r.utr,
   pageToken: r.page_token,
+  pspReference: r.psp_reference,
   expiresAt: r.expires_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -123,16 +125,28 @@ export const CollectionRepository = {
     id: string,
     from: CollectionStatus,
     to: CollectionStatus,
-    fields: { statusMessage: string; utr?: string; actor: string },
+    fields: { statusMessage: string; utr?: string; actor: string; reason?: string },
   ): Promise<Collection | null> {
-    // The actor is set for this transaction in the same statement; the history trigger (migration 007) reads it.
+    // The actor (and the reason, when it is not the status message) are set for this transaction in the same
+    // statement; the history trigger (migration 007) reads them.
     const { rows } = await q.query<CollectionRow>(
       `UPDATE collections AS c SET status = $3, status_message = $4, utr = coalesce($5, utr), updated_at = now()
-         FROM (SELECT set_config('payrail.actor', $6, true)) AS actor
+         FROM (SELECT set_config('payrail.actor', $6, true), set_config('payrail.reason', $7, true)) AS actor
         WHERE id = $1 AND status = $2 RETURNING c.*`,
-      [id, from, to, fields.statusMessage, fields.utr ?? null, fields.actor],
+      [id, from, to, fields.statusMessage, fields.utr ?? null, fields.actor, fields.reason ?? ''],
     );
     return rows[0] ? toCollection(rows[0]) : null;
+  },
+
+  /** The collection whose payment the PSP knows by `reference` (migration 011), if one was recorded. */
+  async findIdByPspReference(q: Queryable, reference: string): Promise<string | null> {
+    const { rows } = await q.query<{ id: string }>('SELECT id FROM collections WHERE psp_reference = $1', [reference]);
+    return rows[0]?.id ?? null;
+  },
+
+  /** Keeps the PSP's reference of the collection's payment (set once; the caller holds the row lock). */
+  async recordPspReference(q: Queryable, id: string, reference: string): Promise<void> {
+    await q.query('UPDATE collections SET psp_reference = $2 WHERE id = $1 AND psp_reference IS NULL', [id, reference]);
   },
 
   async page(q: Queryable, query: CollectionPageQuery): Promise<Collection[]> {

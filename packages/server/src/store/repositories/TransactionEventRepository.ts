@@ -31,6 +31,19 @@ export const TransactionEventRepository = {
     ]);
   },
 
+  /**
+   * Records an error unless the subject's history already holds the same one (a notification repeated by its
+   * sender is one problem, not many). The caller holds the subject's row lock.
+   */
+  async recordErrorOnce(q: Queryable, subjectId: string, reason: string, actor: string): Promise<void> {
+    await q.query(
+      `INSERT INTO transaction_events (subject_id, type, reason, actor)
+       SELECT $1, 'error', $2, $3
+        WHERE NOT EXISTS (SELECT 1 FROM transaction_events WHERE subject_id = $1 AND type = 'error' AND reason = $2)`,
+      [subjectId, reason, actor],
+    );
+  },
+
   async list(q: Queryable, subjectId: string): Promise<TransactionEvent[]> {
     const { rows } = await q.query<{
       at: Date;

@@ -1,0 +1,123 @@
+import type { FastifyInstance } from 'fastify';
+import type { BankNotifications } from '../../services/BankNotifications.ts';
+import type { CollectionNotifications } from '../../services/CollectionNotifications.ts';
+import type { NotificationResult } from '../../services/NotificationResult.ts';
+import { AdminError } from '../AdminError.ts';
+import { PSP_BODY_LIMIT_BYTES, registerSignedBodies } from '../plugins/pspAuth.ts';
+import { adminError } from './adminSchemas.ts';
+
+const routeOptions = { config: { errorStyle: 'admin' as const }, bodyLimit: PSP_BODY_LIMIT_BYTES };
+const security = [{ pspSignature: [] }];
+const amountText = { type: 'string', description: 'Rupees as decimal text with at most two fraction digits' };
+const utrText = { type: 'string', description: 'Bank reference: 1–40 printable ASCII characters' };
+const reasonText = { type: 'string', description: 'Free text, at most 255 characters kept' };
+
+const accepted = (idName: string) => ({
+  description: 'Applied, or nothing to change (a repeat, or news older than what is recorded)',
+  type: 'object',
+  properties: {
+    result: { type: 'string', enum: ['applied', 'unchanged'] },
+    [idName]: { type: 'string' },
+    status: { type: 'string', description: 'The status now' },
+  },
+});
+
+const responses = (idName: string) => ({
+  200: accepted(idName),
+  400: { ...adminError, description: 'invalid_request: not a notification (nothing recorded)' },
+  401: { ...adminError, description: 'signature_required, signature_invalid, signature_expired' },
+  404: { ...adminError, description: 'not_found: no such transaction' },
+  409: {
+    ...adminError,
+    description: 'Refused and recorded in the history: a transition the lifecycle refuses, or a conflicting UTR',
+  },
+  413: { ...adminError, description: 'body_too_large: over 64 KiB' },
+  415: { ...adminError, description: 'unsupported_media_type: the body must be application/json' },
+  422: { ...adminError, description: 'amount_mismatch: refused, recorded in the history, never credited' },
+});
+
+/** The answer of a notification route: 200 for applied or unchanged, an error JSON with its status otherwise. */
+function answer(result: NotificationResult, idName: string, what: string) {
+  switch (result.kind) {
+    case 'applied':
+    case 'unchanged':
+      return { result: result.kind, [idName]: result.subjectId, status: result.status };
+    case 'invalid':
+      throw AdminError.invalid(result.message);
+    case 'not_found':
+      throw AdminError.notFound(what);
+    case 'refused':
+      throw new AdminError(result.code === 'amount_mismatch' ? 422 : 409, result.code, result.message);
+  }
+}
+
+/**
+ * The routes a PSP or bank calls with outcomes (docs/live-mode.md), authenticated by an HMAC signature of the raw
+ * body with PAYRAIL_PSP_NOTIFY_SECRET. Registered only when that secret is set (otherwise 404).
+ */
+export function pspRoutes(
+  app: FastifyInstance,
+  deps: { secret: string; collectionNotifications: CollectionNotifications; bankNotifications: BankNotifications },
+) {
+  return app.register(async (psp) => {
+    registerSignedBodies(psp, deps.secret);
+
+    psp.post(
+      '/psp/v1/collections/notify',
+      {
+        ...routeOptions,
+        schema: {
+          tags: ['psp'],
+          summary: 'A PSP reports the outcome of a collection (signed; idempotent)',
+          description:
+            'Header `Payrail-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(PAYRAIL_PSP_NOTIFY_SECRET, "<t>.<raw body>")>`, at most 300 s from our clock. A SUCCESS needs `utr` and `amount`; an amount that differs from the collection is refused and never credited.',
+          security,
+          body: {
+            type: 'object',
+            required: ['status'],
+            properties: {
+              txnId: { type: 'string', description: 'Payrail txnId (the `tr` of the intent link)' },
+              reference: {
+                type: 'string',
+                description: "The PSP's reference; alone, it names a collection an earlier notification linked it to",
+              },
+              status: { type: 'string', enum: ['SUCCESS', 'FAILED', 'PENDING'] },
+              utr: utrText,
+              amount: amountText,
+              reason: reasonText,
+            },
+          },
+          response: responses('txnId'),
+        },
+      },
+      async (request) => answer(await deps.collectionNotifications.report(request.body), 'txnId', 'collection'),
+    );
+
+    psp.post(
+      '/psp/v1/payouts/notify',
+      {
+        ...routeOptions,
+        schema: {
+          tags: ['psp'],
+          summary: 'A bank reports the outcome of a payout (signed; idempotent)',
+          description:
+            'Same signature as the collection notification. `transactionId` is the payout id, which the bank received as the idempotency key of the submission. A SUCCESS needs `utr`; a FAILED payout is refunded at once.',
+          security,
+          body: {
+            type: 'object',
+            required: ['transactionId', 'status'],
+            properties: {
+              transactionId: { type: 'string' },
+              status: { type: 'string', enum: ['PROCESSING', 'PENDING', 'SUCCESS', 'FAILED'] },
+              utr: utrText,
+              amount: amountText,
+              reason: reasonText,
+            },
+          },
+          response: responses('transactionId'),
+        },
+      },
+      async (request) => answer(await deps.bankNotifications.notify(request.body), 'transactionId', 'payout'),
+    );
+  });
+}

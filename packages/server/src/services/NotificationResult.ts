@@ -1,0 +1,17 @@
+/** The history actor of a notification that came through the signed PSP routes (or a PSP integration). */
+export const PSP_ACTOR = 'psp';
+
+/**
+ * What became of a notification from a PSP or bank (docs/live-mode.md): applied; unchanged (a repeat, or news
+ * older than what is recorded); refused (recorded in the history for the operator, the subject does not move);
+ * not found; or not a notification at all.
+ */
+export type NotificationResult =
+  | { kind: 'applied' | 'unchanged'; subjectId: string; status: string }
+  | { kind: 'refused'; code: NotificationRefusal; subjectId: string; status: string; message: string }
+  | { kind: 'not_found' }
+  | { kind: 'invalid'; message: string };
+
+/** amount_mismatch: the amount differs (never credited); the others: the transition or data conflicts. */
+export type NotificationRefusal =
+  'amount_mismatch' | 'invalid_transition' | 'utr_conflict' | 'reference_conflict' | 'utr_required' | 'refused';
