@@ -1,3 +1,4 @@
+import { parseRupees } from '@payrail/protocol';
 import { resolve } from 'node:path';
 
 export type Mode = 'sandbox' | 'live';
@@ -38,6 +39,14 @@ export interface Config {
    * timeout). After a crash, what the dead process held waits this long before any instance takes it again.
    */
   workerLeaseMs: number;
+  /** External base URL (PAYRAIL_PUBLIC_URL): the console's cookies are Secure when it is https. */
+  publicUrl?: string;
+  /** How long a console sign-in lasts (PAYRAIL_CONSOLE_SESSION_TTL, default 8h). */
+  consoleSessionTtlMs: number;
+  /** Operator credits above this many paise wait for a second operator (PAYRAIL_CREDIT_APPROVAL_ABOVE). */
+  creditApprovalAbove: bigint;
+  /** Failed console sign-ins allowed per client address in 15 minutes (PAYRAIL_CONSOLE_SIGNIN_FAILURES). */
+  consoleSignInFailures: number;
 }
 
 export class ConfigError extends Error {
@@ -84,6 +93,30 @@ function bankCodes(env: NodeJS.ProcessEnv, name: string): string[] {
   return codes;
 }
 
+/** Decimal rupees (like "100000.00", or 0) as paise. */
+function rupeesSetting(env: NodeJS.ProcessEnv, name: string, fallback: string): bigint {
+  const raw = env[name] || fallback;
+  if (/^0+(\.0{1,2})?$/.test(raw)) return 0n;
+  const paise = parseRupees(raw);
+  if (paise === null) throw new ConfigError(name, 'expected rupees like 100000.00');
+  return paise;
+}
+
+function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.PAYRAIL_PUBLIC_URL;
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('PAYRAIL_PUBLIC_URL', 'expected an absolute http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError('PAYRAIL_PUBLIC_URL', 'expected an http or https URL');
+  }
+  return raw.replace(/\/+$/, '');
+}
+
 const nonEmpty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -116,5 +149,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     banksBlocked: bankCodes(env, 'PAYRAIL_BANKS_BLOCKED'),
     workerPollMs: int(env, 'PAYRAIL_WORKER_POLL_MS', 200, 10),
     workerLeaseMs: int(env, 'PAYRAIL_WORKER_LEASE_MS', 60_000, 1000),
+    publicUrl: publicUrl(env),
+    consoleSessionTtlMs: parseDurations(
+      'PAYRAIL_CONSOLE_SESSION_TTL',
+      env.PAYRAIL_CONSOLE_SESSION_TTL || '8h',
+    )[0] as number,
+    creditApprovalAbove: rupeesSetting(env, 'PAYRAIL_CREDIT_APPROVAL_ABOVE', '100000.00'),
+    consoleSignInFailures: int(env, 'PAYRAIL_CONSOLE_SIGNIN_FAILURES', 20, 1),
   };
 }

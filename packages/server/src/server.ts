@@ -24,6 +24,14 @@ import { PayoutLifecycle } from './services/PayoutLifecycle.ts';
 import { PayoutService } from './services/PayoutService.ts';
 import { MerchantService } from './services/MerchantService.ts';
 import { TokenService } from './services/TokenService.ts';
+import { AuditService } from './services/AuditService.ts';
+import { ConsoleSessionService } from './services/ConsoleSessionService.ts';
+import { CreditApprovalService } from './services/CreditApprovalService.ts';
+import { OperatorService } from './services/OperatorService.ts';
+import { StatsService } from './services/StatsService.ts';
+import { WalletStatementService } from './services/WalletStatementService.ts';
+import { WebhookAdminService } from './services/WebhookAdminService.ts';
+import { SignInThrottle } from './http/SignInThrottle.ts';
 import type { Database } from './store/Database.ts';
 import type { Job } from './store/repositories/JobRepository.ts';
 import { openDatabase } from './store/openDatabase.ts';
@@ -139,6 +147,14 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     payoutAdmin,
     collections,
     redis,
+    operators: new OperatorService(db),
+    consoleSessions: new ConsoleSessionService(db, tokens, config.consoleSessionTtlMs),
+    signInThrottle: new SignInThrottle(counters, config.consoleSignInFailures),
+    audit: new AuditService(db),
+    creditApproval: new CreditApprovalService(db, merchants, config.creditApprovalAbove),
+    statements: new WalletStatementService(db),
+    stats: new StatsService(db),
+    webhookAdmin: new WebhookAdminService(db),
   });
 
   let closed = false;

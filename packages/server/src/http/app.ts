@@ -11,7 +11,22 @@ import type { PayoutService } from '../services/PayoutService.ts';
 import type { TokenService } from '../services/TokenService.ts';
 import type { Database } from '../store/Database.ts';
 import type { Metrics } from '../observability/Metrics.ts';
-import { requireAdmin } from './plugins/adminAuth.ts';
+import type { AuditService } from '../services/AuditService.ts';
+import type { ConsoleSessionService } from '../services/ConsoleSessionService.ts';
+import type { CreditApprovalService } from '../services/CreditApprovalService.ts';
+import type { OperatorService } from '../services/OperatorService.ts';
+import type { StatsService } from '../services/StatsService.ts';
+import type { WalletStatementService } from '../services/WalletStatementService.ts';
+import type { WebhookAdminService } from '../services/WebhookAdminService.ts';
+import { registerOperatorAuth } from './plugins/operatorAuth.ts';
+import { adminAuditRoutes } from './routes/adminAuditRoutes.ts';
+import { adminConsoleRoutes } from './routes/adminConsoleRoutes.ts';
+import { adminCreditRequestRoutes } from './routes/adminCreditRequestRoutes.ts';
+import { adminOperatorRoutes } from './routes/adminOperatorRoutes.ts';
+import { consoleMerchantRoutes } from './routes/consoleMerchantRoutes.ts';
+import { consoleSessionRoutes } from './routes/consoleSessionRoutes.ts';
+import { consoleStaticRoutes } from './routes/consoleStaticRoutes.ts';
+import type { SignInThrottle } from './SignInThrottle.ts';
 import { frameworkErrorHandler, registerErrorHandler } from './plugins/errorHandler.ts';
 import { registerGracefulClose } from './plugins/gracefulClose.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -43,6 +58,15 @@ export interface AppDeps {
   collections: CollectionService;
   /** Shared rate-limit counters; in-process memory when null. */
   redis: Redis | null;
+  /** The console (CONTRACT.md §12). */
+  operators: OperatorService;
+  consoleSessions: ConsoleSessionService;
+  signInThrottle: SignInThrottle;
+  audit: AuditService;
+  creditApproval: CreditApprovalService;
+  statements: WalletStatementService;
+  stats: StatsService;
+  webhookAdmin: WebhookAdminService;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -61,6 +85,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
   });
   app.decorateRequest('session', null);
+  app.decorateRequest('actor', null);
+  app.decorateRequest('consoleMerchant', null);
+  app.decorateRequest('auditNote', null);
   // Every route as registered, so a test can check that the OpenAPI document covers all of them.
   const routeTable: { method: string; url: string; hidden: boolean }[] = [];
   app.decorate('routeTable', routeTable);
@@ -95,7 +122,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.config.mode === 'sandbox') sandboxRoutes(app, deps);
 
   await app.register(async (admin) => {
-    admin.addHook('onRequest', requireAdmin(deps.adminToken));
+    // The admin token, or an operator's console session with its CSRF header; then the route's role; audited.
+    registerOperatorAuth(admin, deps);
     admin.addHook('onRoute', (route) => {
       route.schema = { ...route.schema, security: [{ adminAuth: [] }] };
     });
@@ -103,7 +131,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     adminPayoutRoutes(admin, deps);
     adminWebhookRoutes(admin, deps);
     adminCollectionRoutes(admin, deps);
+    adminOperatorRoutes(admin, deps);
+    adminAuditRoutes(admin, deps);
+    adminCreditRequestRoutes(admin, deps);
+    adminConsoleRoutes(admin, deps);
   });
+
+  consoleSessionRoutes(app, deps);
+  consoleMerchantRoutes(app, deps);
+  consoleStaticRoutes(app);
 
   return app;
 }

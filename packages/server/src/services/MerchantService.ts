@@ -1,7 +1,7 @@
 import { generateCredentials, generateWebhookSecret } from '../domain/credentials.ts';
 import { newId } from '../domain/ids.ts';
 import type { Merchant, Wallet } from '../domain/Merchant.ts';
-import type { Database } from '../store/Database.ts';
+import type { Database, Queryable } from '../store/Database.ts';
 import { DuplicateEntry, LedgerRepository } from '../store/repositories/LedgerRepository.ts';
 import { MerchantRepository, type MerchantPatch } from '../store/repositories/MerchantRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
@@ -83,5 +83,11 @@ export class MerchantService {
       const wallet = await WalletRepository.findById(this.db, walletId);
       return { walletId, balance: (wallet as Wallet).balance, duplicate: true };
     }
+  }
+
+  /** A credit inside the caller's transaction (an approved credit request); throws DuplicateEntry on a reused reference. */
+  async creditWithin(tx: Queryable, walletId: string, amount: bigint, reference: string): Promise<CreditResult> {
+    const balance = await LedgerRepository.append(tx, { walletId, kind: 'credit', amount, reference });
+    return { walletId, balance, duplicate: false };
   }
 }

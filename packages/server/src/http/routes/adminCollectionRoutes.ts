@@ -5,7 +5,7 @@ import type { CollectionService } from '../../services/CollectionService.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
-const adminCollectionView = (c: Collection) => ({
+export const adminCollectionView = (c: Collection) => ({
   ...toCollectionWire(c),
   merchant_id: c.merchantId,
   callback_url: c.callbackUrl,

@@ -6,7 +6,7 @@ import { AdminError } from '../AdminError.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
-const adminPayoutView = (p: Payout) => ({
+export const adminPayoutView = (p: Payout) => ({
   ...toPayoutWire(p),
   merchant_id: p.merchantId,
   scheme: p.scheme,
@@ -73,6 +73,7 @@ export function adminPayoutRoutes(app: FastifyInstance, deps: { payoutAdmin: Pay
     '/admin/v1/payouts/:transaction_id/resolve',
     {
       ...adminRouteOptions,
+      config: { ...adminRouteOptions.config, role: 'finance', audit: 'payout.resolve' },
       schema: {
         tags: ['admin'],
         summary: 'Resolve a PENDING payout (and PROCESSING in live mode) as SUCCESS or FAILED',

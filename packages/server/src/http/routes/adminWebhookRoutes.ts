@@ -6,12 +6,14 @@ import {
   type WebhookAttempt,
   type WebhookDelivery,
 } from '../../store/repositories/WebhookRepository.ts';
+import { parseStatementBound } from '../../domain/statement.ts';
+import type { WebhookAdminService } from '../../services/WebhookAdminService.ts';
 import { AdminError } from '../AdminError.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
 /** Operator routes for webhook deliveries: list with their attempts, and replay. */
-export function adminWebhookRoutes(app: FastifyInstance, deps: { db: Database }) {
+export function adminWebhookRoutes(app: FastifyInstance, deps: { db: Database; webhookAdmin: WebhookAdminService }) {
   app.get(
     '/admin/v1/webhooks/deliveries',
     {
@@ -62,6 +64,7 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { db: Database })
     '/admin/v1/webhooks/deliveries/:id/replay',
     {
       ...adminRouteOptions,
+      config: { ...adminRouteOptions.config, role: 'finance', audit: 'webhook.replay' },
       schema: {
         tags: ['admin'],
         summary: 'Send a delivery again now (same webhook-id; receivers deduplicate)',
@@ -78,9 +81,45 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { db: Database })
       return reply.code(202).send({ id, state: 'pending' });
     },
   );
+
+  app.post(
+    '/admin/v1/webhooks/deliveries/replay',
+    {
+      ...adminRouteOptions,
+      config: { ...adminRouteOptions.config, role: 'finance', audit: 'webhook.replay_failed' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Send again every failed delivery of a merchant created at or after `since`',
+        body: {
+          type: 'object',
+          required: ['merchant_id', 'since'],
+          additionalProperties: false,
+          properties: {
+            merchant_id: { type: 'string', minLength: 1, maxLength: 40 },
+            since: { type: 'string', maxLength: 40, description: 'ISO date-time' },
+          },
+        },
+        response: {
+          202: {
+            type: 'object',
+            properties: { replayed: { type: 'integer' }, ids: { type: 'array', items: { type: 'string' } } },
+          },
+          ...adminErrorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as { merchant_id: string; since: string };
+      const since = parseStatementBound(body.since, 'from');
+      if (!since) throw AdminError.invalid('since must be an ISO date-time or YYYY-MM-DD');
+      const ids = await deps.webhookAdmin.replayFailed(body.merchant_id, since);
+      request.auditNote = `${ids.length} deliveries queued again`;
+      return reply.code(202).send({ replayed: ids.length, ids });
+    },
+  );
 }
 
-function deliveryView(d: WebhookDelivery, attempts: WebhookAttempt[]) {
+export function deliveryView(d: WebhookDelivery, attempts: WebhookAttempt[]) {
   return {
     id: d.id,
     merchant_id: d.merchantId,
