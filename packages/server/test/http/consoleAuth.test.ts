@@ -26,7 +26,7 @@ describe.each(ENGINES)('console operators on %s', (engine) => {
       ConsoleSession.signIn(t.url, email('fin-b')),
       ConsoleSession.signIn(t.url, email('admin')),
     ]);
-  });
+  }, 180_000);
   afterAll(() => t.close());
 
   describe('accounts', () => {
