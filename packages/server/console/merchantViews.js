@@ -94,7 +94,7 @@ function Payouts() {
         { label: 'Status', render: (p) => html`<${Badge} value=${p.status} />` },
         { label: 'Amount', num: true, render: (p) => rupees(p.amount) },
         { label: 'UTR', render: (p) => p.utr_number || '—' },
-        { label: 'Created', render: (p) => when(p.created_at) },
+        { label: 'Created', render: (p) => when(p.timestamps ? p.timestamps.created_at : p.created_at) },
       ]}
     />
     <${MoreButton} paged=${list} />`;
@@ -111,7 +111,7 @@ function Collections() {
         { label: 'Collection', id: true, render: (c) => c.txnId },
         { label: 'Sender id', render: (c) => c.senderId },
         { label: 'Status', render: (c) => html`<${Badge} value=${c.status} />` },
-        { label: 'Amount', num: true, render: (c) => rupees(c.amount) },
+        { label: 'Amount', num: true, render: (c) => rupees(c.requestAmount || c.amount) },
         {
           label: 'Pay link',
           render: (c) =>

@@ -26,6 +26,10 @@ import { timelineEvents } from './timeline.js';
 const RANK = { viewer: 0, finance: 1, admin: 2 };
 const can = (session, role) => RANK[session.operator.role] >= RANK[role];
 const enc = encodeURIComponent;
+const beneficiaryText = (p) => {
+  const b = p.beneficiary || p;
+  return [b.beneficiary_name, b.beneficiary_acc_number, b.beneficiary_ifsc].filter(Boolean).join(' · ');
+};
 const idLink = (kind, id) => (id ? html`<a href=${`#/${kind}/${id}`}>${id}</a>` : '—');
 
 export function operatorNav(role) {
@@ -398,7 +402,7 @@ function Payouts() {
         { label: 'Status', render: (p) => html`<${Badge} value=${p.status} />` },
         { label: 'Amount', num: true, render: (p) => rupees(p.amount) },
         { label: 'Merchant', id: true, render: (p) => idLink('merchants', p.merchant_id) },
-        { label: 'Created', render: (p) => when(p.created_at) },
+        { label: 'Created', render: (p) => when(p.timestamps ? p.timestamps.created_at : p.created_at) },
       ]}
     />
     <${MoreButton} paged=${list} />`;
@@ -431,7 +435,7 @@ function PayoutDetail({ session, params: [id] }) {
       html`<section class="card">
         <dl class="kv">
           <dt>Status</dt>
-          <dd><${Badge} value=${p.status} /> ${p.status_message || p.message || ''}</dd>
+          <dd><${Badge} value=${p.status} /> ${p.status_message || ''}</dd>
           <dt>Amount</dt>
           <dd>${rupees(p.amount)}</dd>
           <dt>Sender id</dt>
@@ -441,13 +445,11 @@ function PayoutDetail({ session, params: [id] }) {
           <dt>Wallet</dt>
           <dd>${idLink('wallets', p.wallet_id)}</dd>
           <dt>Beneficiary</dt>
-          <dd>
-            ${p.beneficiary_name} · ${p.beneficiary_acc_number || p.beneficiary_account || ''} · ${p.beneficiary_ifsc}
-          </dd>
+          <dd>${beneficiaryText(p)}</dd>
           <dt>UTR</dt>
-          <dd>${p.utr_number || p.utr || '—'}</dd>
+          <dd>${p.utr_number || '—'}</dd>
           <dt>Created</dt>
-          <dd>${when(p.created_at)}</dd>
+          <dd>${when(p.timestamps ? p.timestamps.created_at : p.created_at)}</dd>
         </dl>
       </section>`
     }
@@ -500,8 +502,9 @@ function Collections() {
         { label: 'Collection', id: true, render: (c) => idLink('collections', c.txnId) },
         { label: 'Sender id', render: (c) => c.senderId },
         { label: 'Status', render: (c) => html`<${Badge} value=${c.status} />` },
-        { label: 'Amount', num: true, render: (c) => rupees(c.amount) },
+        { label: 'Amount', num: true, render: (c) => rupees(c.requestAmount || c.amount) },
         { label: 'Merchant', id: true, render: (c) => idLink('merchants', c.merchant_id) },
+        { label: 'Created', render: (c) => when(c.createdAt) },
       ]}
     />
     <${MoreButton} paged=${list} />`;
@@ -523,7 +526,7 @@ function CollectionDetail({ params: [id] }) {
           <dt>Status</dt>
           <dd><${Badge} value=${c.status} /></dd>
           <dt>Amount</dt>
-          <dd>${rupees(c.amount)}</dd>
+          <dd>${rupees(c.requestAmount || c.amount)}</dd>
           <dt>Sender id</dt>
           <dd>${c.senderId || c.sender_id}</dd>
           <dt>Merchant</dt>

@@ -135,14 +135,14 @@ describe.each(ENGINES)('console data routes on %s', (engine) => {
 
   describe('bulk webhook replay', () => {
     it("sends again every failed delivery of a merchant since a time, and only that merchant's", async () => {
-      const failed = await eventually(async () => {
+      const failed = (await eventually(async () => {
         const res = await admin(
           t.url,
           'GET',
           `/admin/v1/webhooks/deliveries?merchant_id=${a.merchant.merchant_id}&state=failed`,
         );
         return (res.body.data as unknown[]).length >= 2 ? (res.body.data as { id: string }[]) : null;
-      });
+      })) as { id: string }[];
       failing = false;
       const future = await admin(t.url, 'POST', '/admin/v1/webhooks/deliveries/replay', {
         merchant_id: a.merchant.merchant_id,
