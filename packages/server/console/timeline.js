@@ -28,10 +28,14 @@ export function timelineEvents(data, tx) {
     }
     return events;
   }
-  if (tx && tx.created_at)
-    events.push({ at: tx.created_at, kind: 'status', title: 'Requested', detail: pick(tx, 'sender_id', 'senderId') });
-  if (tx && tx.status && tx.updated_at)
-    events.push({ at: tx.updated_at, kind: 'status', title: tx.status, detail: pick(tx, 'status_message', 'message') });
+  const stamps = (tx && tx.timestamps) || tx || {};
+  const created = pick(stamps, 'created_at', 'createdAt');
+  if (created)
+    events.push({ at: created, kind: 'status', title: 'Requested', detail: pick(tx, 'sender_id', 'senderId') });
+  if (tx && tx.status) {
+    const at = pick(stamps, 'updated_at', 'updatedAt', 'created_at', 'createdAt');
+    events.push({ at, kind: 'status', title: `Now ${tx.status}`, detail: pick(tx, 'status_message', 'statusMessage') });
+  }
   for (const d of data.deliveries || []) {
     for (const a of d.attempts || []) {
       events.push({

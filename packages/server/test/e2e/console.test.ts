@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from '../support/testServer.ts';
 import { eventually, WebhookReceiver } from '../support/webhookReceiver.ts';
 
 /** The console in a real browser (Debian's chromium through playwright-core), against one real server. */
-describe.skipIf(!BROWSER_TESTS)('console in a browser', () => {
+describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, () => {
   let t: TestServer;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
   let context: BrowserContext;
@@ -52,6 +52,7 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', () => {
     await page.locator('main h1').first().waitFor();
   };
   const signIn = async (email: string) => {
+    await context.clearCookies();
     await page.goto(`${t.url}/console`);
     await page.getByRole('button', { name: 'Operator' }).click();
     await page.getByLabel('E-mail address').fill(email);
@@ -148,6 +149,7 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', () => {
   });
 
   it('shows a payout sent through the API with its full timeline', async () => {
+    await signIn('fin-b@example.test');
     const client = await MerchantClient.connect(t.url, { ...created, webhook_secret: '', wallet_id: '' }, 'v2');
     const m = await admin(t.url, 'GET', `/admin/v1/merchants/${created.merchant_id}`);
     const wallet = (m.body.wallets as { wallet_id: string }[])[0]?.wallet_id as string;
