@@ -201,8 +201,9 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 /** The payout plaintext every initiation in the benchmark sends (sandbox success account, 1.00 by IMPS). */
-export function benchPayout(walletId: string, senderId: string) {
+export function benchPayout(walletId: string, senderId: string, callbackUrl?: string) {
   return {
+    ...(callbackUrl ? { callback_url: callbackUrl } : {}),
     sender_id: senderId,
     wallet_id: walletId,
     amount: '1.00',

@@ -36,6 +36,8 @@ export interface DriverPlan {
   senderPrefix?: string;
   /** How many initiation bodies to precompute (more are made on the fly if the run outpaces them). */
   precompute?: number;
+  /** initiate: every payout's callback_url (the soak benchmark's webhook receiver); absent: no webhooks. */
+  callbackUrl?: string;
   /** status: requests rotate over these (token, path) pairs. */
   statusTargets?: { token: string; path: string }[];
 }
@@ -66,7 +68,7 @@ function prepare(plan: DriverPlan): () => Prepared {
       path: '/payout/v1/initiate',
       headers: { authorization: `Bearer ${m.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({
-        payload: encryptJson(benchPayout(m.walletId, `${prefix}-${n.toString(36)}`), 'v2', keys),
+        payload: encryptJson(benchPayout(m.walletId, `${prefix}-${n.toString(36)}`, plan.callbackUrl), 'v2', keys),
       }),
     };
   };

@@ -520,6 +520,11 @@ function table(results: EngineResults[]): string {
 }
 
 async function main() {
+  // `npm run bench -- soak` or BENCH_ONLY=soak: the long memory run instead of the throughput table.
+  if (process.argv[2] === 'soak' || process.env.BENCH_ONLY === 'soak') {
+    await (await import('./soak.ts')).runSoak();
+    return;
+  }
   const wanted = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',').map((s) => s.trim());
   const engines = (['pglite', 'postgres'] as Engine[]).filter(
     (e) => wanted.includes(e) && (e === 'pglite' || Boolean(process.env.BENCH_DATABASE_URL)),

@@ -17,6 +17,8 @@ export const Common = {
   bodyTooLarge: def(4000, 413, 'Request body exceeds 1 MiB'),
   rateLimited: def(4290, 429, 'Rate limit exceeded'),
   internal: def(5000, 500, 'Internal server error'),
+  /** The database is unreachable (an outage): 5000 as any server-side failure, HTTP 503 because it is transient. */
+  unavailable: def(5000, 503, 'Service temporarily unavailable, try again shortly'),
 } as const;
 
 export const TokenCodes = {

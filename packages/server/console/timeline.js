@@ -12,12 +12,16 @@ export function timelineEvents(data, tx) {
       const isWebhook = /webhook|attempt|delivery/.test(String(kind));
       const status = pick(e, 'status', 'to', 'to_status');
       const httpStatus = pick(e, 'http_status');
-      const title = isWebhook
-        ? `Webhook ${pick(e, 'event_type', 'webhook_type') || ''} ${httpStatus ? `HTTP ${httpStatus}` : pick(e, 'error') || 'no answer'}`.trim()
-        : status
-          ? `${status}`
-          : String(kind);
-      const parts = [pick(e, 'reason', 'message', 'status_message'), pick(e, 'actor') && `by ${pick(e, 'actor')}`];
+      const from = pick(e, 'from');
+      let title;
+      if (isWebhook) {
+        const answer = httpStatus ? `HTTP ${httpStatus}` : pick(e, 'error') || 'no answer';
+        title = `Webhook ${pick(e, 'event_type', 'webhook_type') || ''}: ${answer}`;
+      } else if (kind === 'request') title = 'Requested';
+      else if (kind === 'error') title = 'Connector error';
+      else title = from && status ? `${from} → ${status}` : String(status || kind);
+      const reason = isWebhook ? null : pick(e, 'reason', 'message', 'status_message');
+      const parts = [reason, pick(e, 'actor') && `by ${pick(e, 'actor')}`];
       if (isWebhook && pick(e, 'duration_ms') !== undefined) parts.push(`${pick(e, 'duration_ms')} ms`);
       events.push({
         at: pick(e, 'at', 'time', 'created_at', 'attempted_at'),

@@ -47,6 +47,15 @@ export interface Config {
   creditApprovalAbove: bigint;
   /** Failed console sign-ins allowed per client address in 15 minutes (PAYRAIL_CONSOLE_SIGNIN_FAILURES). */
   consoleSignInFailures: number;
+  /** PostgreSQL: longest wait for a connection (new, or a free one of the pool); 0 = no limit. */
+  dbConnectTimeoutMs: number;
+  /** PostgreSQL: longest a statement may run (statement_timeout; the client gives up 2 s later); 0 = no limit. */
+  dbStatementTimeoutMs: number;
+  /**
+   * PAYRAIL_ALLOW_SANDBOX_DATA_IN_LIVE: start in live mode on a database that was used in sandbox mode (its
+   * simulated money and payouts stay). Refused by default (docs/operations.md).
+   */
+  allowSandboxDataInLive: boolean;
 }
 
 export class ConfigError extends Error {
@@ -156,5 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     )[0] as number,
     creditApprovalAbove: rupeesSetting(env, 'PAYRAIL_CREDIT_APPROVAL_ABOVE', '100000.00'),
     consoleSignInFailures: int(env, 'PAYRAIL_CONSOLE_SIGNIN_FAILURES', 20, 1),
+    dbConnectTimeoutMs: int(env, 'PAYRAIL_DB_CONNECT_TIMEOUT_MS', 5_000),
+    dbStatementTimeoutMs: int(env, 'PAYRAIL_DB_STATEMENT_TIMEOUT_MS', 15_000),
+    allowSandboxDataInLive: bool(env, 'PAYRAIL_ALLOW_SANDBOX_DATA_IN_LIVE', false),
   };
 }

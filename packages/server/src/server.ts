@@ -17,6 +17,8 @@ import type { BankConnector } from './rails/BankConnector.ts';
 import { ManualRail } from './rails/ManualRail.ts';
 import { SandboxRail } from './rails/SandboxRail.ts';
 import { BankDirectory } from './services/BankDirectory.ts';
+import { BankNotifications } from './services/BankNotifications.ts';
+import { checkDatabaseMode } from './services/databaseMode.ts';
 import { CallbackPolicy } from './services/CallbackPolicy.ts';
 import { CollectionService } from './services/CollectionService.ts';
 import { PayoutAdminService } from './services/PayoutAdminService.ts';
@@ -44,6 +46,8 @@ export interface PayrailServer {
   /** True when the admin token was generated (not configured), so the caller may show it. */
   adminTokenGenerated: boolean;
   worker: Worker;
+  /** Where a bank connector's notification handler reports outcomes (docs/operations.md). */
+  bankNotifications: BankNotifications;
   /** Starts listening and the background worker. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -85,8 +89,19 @@ async function resolveAdminToken(config: Config): Promise<{ token: string; gener
 export async function createServer(config: Config, options: ServerOptions): Promise<PayrailServer> {
   const db =
     options.db ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: options.schema }));
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      schema: options.schema,
+      connectTimeoutMs: config.dbConnectTimeoutMs,
+      statementTimeoutMs: config.dbStatementTimeoutMs,
+    }));
   const ownsDb = options.db === undefined;
+  // Before anything else touches it: a sandbox database must not start live unnoticed (docs/operations.md).
+  await checkDatabaseMode(db, config.mode, config.allowSandboxDataInLive).catch(async (err) => {
+    if (ownsDb) await db.close();
+    throw err;
+  });
   if (db.engine === 'pglite' && ownsDb) {
     // The data-dir lock makes this the only process on the database: leases left by a crashed one are void.
     await db.query('UPDATE jobs SET locked_until = NULL WHERE locked_until IS NOT NULL');
@@ -101,7 +116,11 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   const callbackPolicy = new CallbackPolicy(config.webhookAllowPrivate);
   const throttle = new TokenThrottle(counters, config.tokenFailuresPerKey, config.tokenFailuresPerAddress);
   const rail = options.rail ?? (config.mode === 'sandbox' ? new SandboxRail(config.sandboxStepMs) : new ManualRail());
-  const lifecycle = new PayoutLifecycle(rail, metrics);
+  // FAILED → REFUNDED is decided here for every rail: one sandbox step (CONTRACT.md §6), at once in live mode.
+  const lifecycle = new PayoutLifecycle(rail, metrics, {
+    refundDelayMs: config.mode === 'sandbox' ? config.sandboxStepMs : 0,
+  });
+  const bankNotifications = new BankNotifications(db, lifecycle);
   const payouts = new PayoutService(
     db,
     rail,
@@ -165,6 +184,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     adminToken: admin.token,
     adminTokenGenerated: admin.generated,
     worker,
+    bankNotifications,
     async listen() {
       const address = await app.listen({ port: config.port, host: config.host });
       if (!options.noWorker) worker.start();

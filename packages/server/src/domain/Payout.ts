@@ -30,6 +30,13 @@ export interface Payout {
   utr: string;
   rail: string;
   railReference: string | null;
+  /** When the transfer was first handed to the rail, and how many times (more than 1 only after a crash). */
+  submittedAt: Date | null;
+  submitAttempts: number;
+  /** The last connector answer that could not be applied (docs/operations.md), for the operator. */
+  railError: string | null;
+  /** Why it failed, kept once it is REFUNDED. */
+  failureReason: string | null;
   istDay: string;
   istMonth: string;
   createdAt: Date;

@@ -7,6 +7,7 @@ import {
   withMessage,
   type PaymentMode,
 } from '@payrail/protocol';
+import { BENEFICIARY_NAME_RULE, isBeneficiaryName } from './beneficiaryName.ts';
 import { MAX_CALLBACK_URL_LENGTH } from './callbackUrl.ts';
 import { RequestRejected } from './RequestRejected.ts';
 
@@ -19,7 +20,6 @@ export const MODE_LIMITS: Readonly<Record<PaymentMode, { min: bigint; max: bigin
 
 export const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
 const ACCOUNT_PATTERN = /^[0-9]{9,18}$/;
-const NAME_PATTERN = /^[\p{L} .'-]{1,100}$/u;
 export const MAX_REMARKS_LENGTH = 255;
 
 export interface PayoutFields {
@@ -83,9 +83,8 @@ export function parsePayoutFields(
       : plain;
   if (nested !== undefined && source === plain) reject(PayoutCodes.invalidBeneficiary, 'beneficiary must be an object');
   const name = source.beneficiary_name;
-  if (typeof name !== 'string' || !NAME_PATTERN.test(name) || name.trim() === '') {
-    reject(PayoutCodes.invalidBeneficiary, "Invalid beneficiary_name: 1-100 letters, spaces and . ' -");
-  }
+  if (!isBeneficiaryName(name))
+    reject(PayoutCodes.invalidBeneficiary, `Invalid beneficiary_name: ${BENEFICIARY_NAME_RULE}`);
   const ifsc = source.beneficiary_ifsc;
   if (typeof ifsc !== 'string' || !IFSC_PATTERN.test(ifsc) || !ifscKnown(ifsc)) reject(PayoutCodes.invalidIfsc);
   const account = source.beneficiary_acc_number;

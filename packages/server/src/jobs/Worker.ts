@@ -29,6 +29,11 @@ export class Worker {
   private readonly jobsInFlight = new Set<Promise<void>>();
   private readonly deliveriesInFlight = new Set<Promise<void>>();
   private ticking = false;
+  /**
+   * Failed jobs whose "retry later" could not be written (the database was down): written again at each pass
+   * until it works, so that the job runs again soon after the database returns instead of when its lease ends.
+   */
+  private readonly unreleased = new Map<bigint, { job: Job; delayMs: number; error: string }>();
 
   constructor(
     private readonly db: Database,
@@ -57,6 +62,7 @@ export class Worker {
     if (this.ticking) return;
     this.ticking = true;
     try {
+      await this.releaseFailed();
       await this.claimJobs();
       await this.claimDeliveries();
     } catch (err) {
@@ -75,8 +81,15 @@ export class Worker {
     this.timer.unref?.();
   }
 
+  private async releaseFailed() {
+    for (const [id, { job, delayMs, error }] of this.unreleased) {
+      await JobRepository.retryLater(this.db, job, delayMs, error);
+      this.unreleased.delete(id);
+    }
+  }
+
   private async claimJobs() {
-    const room = this.options.maxJobs - this.jobsInFlight.size;
+    const room = this.options.maxJobs - this.jobsInFlight.size - this.unreleased.size;
     if (room <= 0) return;
     const jobs = await JobRepository.claim(this.db, room, this.options.leaseMs ?? DEFAULT_LEASE_MS);
     for (const job of jobs) this.track(this.jobsInFlight, this.runJob(job));
@@ -109,7 +122,10 @@ export class Worker {
       // Back off exponentially (1 s, 2 s, 4 s … capped at 5 min) and try again: a step is never dropped.
       const delay = Math.min(1000 * 2 ** Math.min(job.attempts - 1, 16), 300_000);
       this.logger.warn({ err, job: job.kind, subject: job.subjectId, attempt: job.attempts }, 'job failed; retrying');
-      await JobRepository.retryLater(this.db, job, delay, (err as Error).message).catch(() => undefined);
+      const message = (err as Error).message;
+      await JobRepository.retryLater(this.db, job, delay, message).catch(() => {
+        this.unreleased.set(job.id, { job, delayMs: delay, error: message });
+      });
     }
   }
 }

@@ -1,4 +1,4 @@
-import type { BankConnector, RailUpdate, Transfer } from './BankConnector.ts';
+import type { BankConnector, RailOutcome, SubmitAnswer, Transfer } from './BankConnector.ts';
 
 /**
  * Live mode without a bank integration: transfers are settled by the operator outside Payrail and recorded
@@ -6,21 +6,22 @@ import type { BankConnector, RailUpdate, Transfer } from './BankConnector.ts';
  */
 export class ManualRail implements BankConnector {
   readonly name = 'manual';
+  /** Submission at once; settlement waits for the operator (no polling). */
+  readonly submitDelayMs = 0;
 
   async verifyBeneficiary(): Promise<boolean> {
     return true;
   }
 
-  async submit(transfer: Transfer): Promise<RailUpdate> {
-    return { status: 'PROCESSING', reference: `MAN-${transfer.payoutId}` };
+  async submit(transfer: Transfer): Promise<SubmitAnswer> {
+    return { accepted: true, reference: `MAN-${transfer.idempotencyKey}` };
   }
 
-  async poll(): Promise<RailUpdate | null> {
+  async poll(): Promise<RailOutcome | null> {
     return null;
   }
 
-  nextStepDelayMs(status: 'INITIATED' | 'PROCESSING' | 'PENDING' | 'FAILED'): number | null {
-    // Submission and refunds run at once; settlement waits for the operator.
-    return status === 'INITIATED' || status === 'FAILED' ? 0 : null;
+  pollDelayMs(): number | null {
+    return null;
   }
 }

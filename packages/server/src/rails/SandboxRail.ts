@@ -1,5 +1,5 @@
 import { newUtr } from '../domain/utr.ts';
-import type { BankConnector, RailUpdate, Transfer } from './BankConnector.ts';
+import type { BankConnector, RailOutcome, SubmitAnswer, Transfer } from './BankConnector.ts';
 
 /** The sandbox's designated test beneficiaries (CONTRACT.md §6). */
 export const SANDBOX_IFSC = 'SBOX0000001';
@@ -11,26 +11,29 @@ export const SANDBOX_ACCOUNTS = {
 } as const;
 
 /**
- * Simulated bank: INITIATED → PROCESSING → SUCCESS (with a UTR), or → FAILED (then REFUNDED by the worker),
- * or → PENDING until an operator resolves it; each arrow one `stepMs`. Outcomes are decided by the account.
+ * Simulated bank: INITIATED → PROCESSING → SUCCESS (with a UTR), or → FAILED (then REFUNDED by the payout
+ * lifecycle), or → PENDING until an operator resolves it; each arrow one `stepMs`. Outcomes depend on the account.
  */
 export class SandboxRail implements BankConnector {
   readonly name = 'sandbox';
 
   constructor(private readonly stepMs: number) {}
 
+  get submitDelayMs(): number {
+    return this.stepMs;
+  }
+
   async verifyBeneficiary(accountNumber: string, ifsc: string): Promise<boolean> {
     return !(ifsc === SANDBOX_IFSC && accountNumber === SANDBOX_ACCOUNTS.verificationFailure);
   }
 
-  async submit(transfer: Transfer): Promise<RailUpdate> {
-    return { status: 'PROCESSING', reference: `SBX-${transfer.payoutId}` };
+  async submit(transfer: Transfer): Promise<SubmitAnswer> {
+    return { accepted: true, reference: `SBX-${transfer.idempotencyKey}` };
   }
 
-  async poll(transfer: Transfer, current: 'PROCESSING' | 'PENDING'): Promise<RailUpdate | null> {
-    if (current === 'PENDING') return null;
+  async poll(transfer: Transfer): Promise<RailOutcome | null> {
     if (transfer.ifsc === SANDBOX_IFSC && transfer.accountNumber === SANDBOX_ACCOUNTS.failure) {
-      return { status: 'FAILED', message: 'Beneficiary bank declined the transfer (sandbox)' };
+      return { status: 'FAILED', reason: 'Beneficiary bank declined the transfer (sandbox)' };
     }
     if (transfer.ifsc === SANDBOX_IFSC && transfer.accountNumber === SANDBOX_ACCOUNTS.pending) {
       return { status: 'PENDING' };
@@ -38,7 +41,8 @@ export class SandboxRail implements BankConnector {
     return { status: 'SUCCESS', utr: newUtr() };
   }
 
-  nextStepDelayMs(status: 'INITIATED' | 'PROCESSING' | 'PENDING' | 'FAILED'): number | null {
+  /** A PENDING sandbox payout waits for the operator. */
+  pollDelayMs(status: 'PROCESSING' | 'PENDING'): number | null {
     return status === 'PENDING' ? null : this.stepMs;
   }
 }

@@ -20,6 +20,7 @@ import { LedgerRepository } from '../store/repositories/LedgerRepository.ts';
 import { MerchantRepository } from '../store/repositories/MerchantRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 import type { CallbackPolicy } from './CallbackPolicy.ts';
+import { buildTimeline, type Timeline } from './transactionTimeline.ts';
 import { enqueueWebhook } from './WebhookOutbox.ts';
 
 export type FinalOutcome = 'SUCCESS' | 'FAILED' | 'PENDING';
@@ -133,6 +134,13 @@ export class CollectionService {
     return CollectionRepository.page(this.db, query);
   }
 
+  /** The collection's history (docs/operations.md), or null when there is no such collection. */
+  async timeline(txnId: string): Promise<Timeline | null> {
+    const c = isId('collection', txnId) ? await CollectionRepository.findById(this.db, txnId) : null;
+    if (!c) return null;
+    return buildTimeline(this.db, c.id, c.createdAt, 'merchant');
+  }
+
   /**
    * Records an outcome reported for a collection (the sandbox simulation, or a bank notification). The same
    * outcome reported again, or concurrently, changes nothing: the row lock serialises reports, and the ledger's
@@ -141,7 +149,7 @@ export class CollectionService {
   async applyOutcome(
     txnId: string,
     outcome: FinalOutcome,
-    details: { utr?: string; message?: string; merchantId?: string } = {},
+    details: { utr?: string; message?: string; merchantId?: string; actor?: string } = {},
   ): Promise<OutcomeResult> {
     if (!isId('collection', txnId)) return { ok: false, reason: 'not_found' };
     return this.db.transaction(async (tx): Promise<OutcomeResult> => {
@@ -168,7 +176,7 @@ export class CollectionService {
       const current = await CollectionRepository.lockById(tx, job.subjectId);
       if (!(await JobRepository.complete(tx, job))) return;
       if (current?.status !== 'INITIATED') return;
-      await this.move(tx, current, 'FAILED', { message: 'Collection request expired before payment' });
+      await this.move(tx, current, 'FAILED', { message: 'Collection request expired before payment', actor: 'system' });
     });
   }
 
@@ -176,7 +184,7 @@ export class CollectionService {
     tx: Queryable,
     current: Collection,
     to: CollectionStatus,
-    details: { utr?: string; message?: string },
+    details: { utr?: string; message?: string; actor?: string },
   ): Promise<Collection> {
     if (to === 'SUCCESS') {
       await LedgerRepository.append(tx, {
@@ -190,6 +198,7 @@ export class CollectionService {
     const moved = await CollectionRepository.transition(tx, current.id, current.status, to, {
       statusMessage: details.message ?? COLLECTION_STATUS_MESSAGE[to],
       utr,
+      actor: details.actor ?? 'system',
     });
     if (!moved) throw new Error(`collection ${current.id} moved under its lock`);
     if (to !== 'PENDING') await JobRepository.cancel(tx, 'collection.expire', current.id);

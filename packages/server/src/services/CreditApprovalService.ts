@@ -6,7 +6,7 @@ import {
   type CreditRequest,
   type CreditRequestStatus,
 } from '../store/repositories/CreditRequestRepository.ts';
-import { DuplicateEntry } from '../store/repositories/LedgerRepository.ts';
+import { BalanceOverflow, DuplicateEntry } from '../store/repositories/LedgerRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 import type { CreditResult, MerchantService } from './MerchantService.ts';
 
@@ -15,7 +15,10 @@ export type CreditOutcome =
 
 export type DecisionOutcome =
   | { ok: true; request: CreditRequest; credit?: CreditResult }
-  | { ok: false; reason: 'not_found' | 'not_pending' | 'same_operator' | 'forbidden' | 'duplicate_reference' };
+  | {
+      ok: false;
+      reason: 'not_found' | 'not_pending' | 'same_operator' | 'forbidden' | 'duplicate_reference' | 'balance_overflow';
+    };
 
 /**
  * Maker ≠ checker for wallet credits. A credit made by an operator above the threshold waits as a request until
@@ -56,6 +59,7 @@ export class CreditApprovalService {
     } catch (err) {
       // The request's reference was credited some other way meanwhile: nothing moved, the request stays pending.
       if (err instanceof DuplicateEntry) return { ok: false, reason: 'duplicate_reference' };
+      if (err instanceof BalanceOverflow) return { ok: false, reason: 'balance_overflow' };
       throw err;
     }
   }

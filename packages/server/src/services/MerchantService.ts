@@ -2,7 +2,7 @@ import { generateCredentials, generateWebhookSecret } from '../domain/credential
 import { newId } from '../domain/ids.ts';
 import type { Merchant, Wallet } from '../domain/Merchant.ts';
 import type { Database, Queryable } from '../store/Database.ts';
-import { DuplicateEntry, LedgerRepository } from '../store/repositories/LedgerRepository.ts';
+import { BalanceOverflow, DuplicateEntry, LedgerRepository } from '../store/repositories/LedgerRepository.ts';
 import { MerchantRepository, type MerchantPatch } from '../store/repositories/MerchantRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 
@@ -16,6 +16,17 @@ export interface CreditResult {
   balance: bigint;
   /** True when this reference had already been credited: nothing moved this time. */
   duplicate: boolean;
+}
+
+/**
+ * A credit that cannot be made: the balance would pass the largest amount a wallet holds (`overflow`), or the
+ * reference was already used for a credit of another amount (`reference_conflict`). Nothing moved.
+ */
+export class CreditRefused extends Error {
+  constructor(readonly reason: 'overflow' | 'reference_conflict') {
+    super(`credit refused: ${reason}`);
+    this.name = 'CreditRefused';
+  }
 }
 
 /** Operator-side management of merchants, their credentials and wallets. */
@@ -69,7 +80,9 @@ export class MerchantService {
 
   /**
    * Credits a wallet through the ledger. A `reference` makes the credit idempotent: the same reference on the
-   * same wallet credits once, and a repeat answers the current balance with `duplicate: true`.
+   * same wallet credits once, and a repeat of the same amount answers the current balance with
+   * `duplicate: true`; another amount is CreditRefused('reference_conflict'). Throws CreditRefused('overflow')
+   * when the balance would not fit its column.
    */
   async credit(walletId: string, amount: bigint, reference?: string): Promise<CreditResult | null> {
     try {
@@ -79,13 +92,20 @@ export class MerchantService {
         return { walletId, balance, duplicate: false };
       });
     } catch (err) {
+      if (err instanceof BalanceOverflow) throw new CreditRefused('overflow');
       if (!(err instanceof DuplicateEntry)) throw err;
+      // Only the same credit again is a duplicate; the same reference for another amount is a mistake.
+      const earlier = await LedgerRepository.creditAmountByReference(this.db, walletId, reference as string);
+      if (earlier !== null && earlier !== amount) throw new CreditRefused('reference_conflict');
       const wallet = await WalletRepository.findById(this.db, walletId);
       return { walletId, balance: (wallet as Wallet).balance, duplicate: true };
     }
   }
 
-  /** A credit inside the caller's transaction (an approved credit request); throws DuplicateEntry on a reused reference. */
+  /**
+   * A credit inside the caller's transaction (an approved credit request); throws DuplicateEntry on a reused
+   * reference and BalanceOverflow past the largest balance.
+   */
   async creditWithin(tx: Queryable, walletId: string, amount: bigint, reference: string): Promise<CreditResult> {
     const balance = await LedgerRepository.append(tx, { walletId, kind: 'credit', amount, reference });
     return { walletId, balance, duplicate: false };

@@ -1,4 +1,4 @@
-import type { PayoutStatus } from '@payrail/protocol';
+import { isId, type PayoutStatus } from '@payrail/protocol';
 import type { Mode } from '../config.ts';
 import type { Payout } from '../domain/Payout.ts';
 import { newUtr } from '../domain/utr.ts';
@@ -6,6 +6,7 @@ import type { Database } from '../store/Database.ts';
 import { LedgerRepository } from '../store/repositories/LedgerRepository.ts';
 import { PayoutRepository, type PayoutPageQuery } from '../store/repositories/PayoutRepository.ts';
 import type { PayoutLifecycle } from './PayoutLifecycle.ts';
+import { buildTimeline, type Timeline } from './transactionTimeline.ts';
 
 export type ResolveOutcome =
   | { ok: true; payout: Payout }
@@ -32,19 +33,38 @@ export class PayoutAdminService {
    * Settles a PENDING payout (and a PROCESSING one in live mode) as SUCCESS or FAILED; FAILED goes on to
    * REFUNDED through the worker like any failure.
    */
-  async resolve(id: string, to: 'SUCCESS' | 'FAILED', utr?: string): Promise<ResolveOutcome> {
+  async resolve(id: string, to: 'SUCCESS' | 'FAILED', utr?: string, actor = 'system'): Promise<ResolveOutcome> {
     const resolvable: PayoutStatus[] = this.mode === 'live' ? ['PENDING', 'PROCESSING'] : ['PENDING'];
     return this.db.transaction(async (tx): Promise<ResolveOutcome> => {
-      const payout = await PayoutRepository.lockById(tx, id);
+      let payout = await PayoutRepository.lockById(tx, id);
       if (!payout) return { ok: false, reason: 'not_found' };
-      if (!resolvable.includes(payout.status)) return { ok: false, reason: 'invalid_state', status: payout.status };
+      // A payout whose connector gave an answer Payrail could not apply waits for the operator in any open state.
+      const open = payout.railError !== null && ['INITIATED', 'PROCESSING', 'PENDING'].includes(payout.status);
+      if (!open && !resolvable.includes(payout.status)) {
+        return { ok: false, reason: 'invalid_state', status: payout.status };
+      }
+      if (payout.status === 'INITIATED') {
+        // The table has no INITIATED → SUCCESS/FAILED: the transfer the bank took goes through PROCESSING.
+        payout = (await this.lifecycle.move(tx, payout, 'PROCESSING', {
+          actor,
+          message: 'Transfer recorded as submitted (resolved by operator)',
+        })) as Payout;
+      }
       const moved = await this.lifecycle.move(tx, payout, to, {
+        actor,
         message:
           to === 'SUCCESS' ? 'Transfer completed (resolved by operator)' : 'Transfer failed (resolved by operator)',
         utr: to === 'SUCCESS' ? (utr ?? newUtr()) : undefined,
       });
       return { ok: true, payout: moved as Payout };
     });
+  }
+
+  /** The payout's history (docs/operations.md), or null when there is no such payout. */
+  async timeline(id: string): Promise<Timeline | null> {
+    const payout = isId('payout', id) ? await PayoutRepository.findById(this.db, id) : null;
+    if (!payout) return null;
+    return buildTimeline(this.db, payout.id, payout.createdAt, 'merchant');
   }
 
   verifyLedger() {

@@ -100,6 +100,10 @@ export class PayoutService {
       utr: '',
       rail: this.rail.name,
       railReference: null,
+      submittedAt: null,
+      submitAttempts: 0,
+      railError: null,
+      failureReason: null,
       istDay: istDay(now),
       istMonth: istMonth(now),
       createdAt: now,
@@ -111,7 +115,7 @@ export class PayoutService {
       payout = await PayoutRepository.open(this.db, draft, {
         dailyLimit: merchant.dailyLimit,
         monthlyLimit: merchant.monthlyLimit,
-        firstStepDelayMs: this.rail.nextStepDelayMs('INITIATED'),
+        firstStepDelayMs: this.rail.submitDelayMs,
       });
     } catch (err) {
       if (err instanceof PayoutOpenRefused) throw new RequestRejected(REFUSAL_CODES[err.reason]);

@@ -17,3 +17,8 @@ export function isCheckViolation(err: unknown, constraint?: string): boolean {
   const e = pgError(err);
   return e?.code === '23514' && (constraint === undefined || e.constraint === constraint);
 }
+
+/** A value does not fit its column (e.g. a bigint balance that would pass 2^63 - 1). */
+export function isOutOfRange(err: unknown): boolean {
+  return pgError(err)?.code === '22003';
+}

@@ -30,6 +30,8 @@ export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
 export async function migrate(db: Database, migrations?: Migration[]): Promise<string[]> {
   const all = migrations ?? (await loadMigrations());
   return db.transaction(async (tx) => {
+    // Migrations (and the wait for another instance's) may take longer than the statement timeout of requests.
+    await tx.query(`SELECT set_config('statement_timeout', '0', true)`);
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
     await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);

@@ -10,12 +10,20 @@ export interface OpenDatabaseOptions {
   dataDir: string;
   /** PostgreSQL schema (tests); ignored for PGlite. */
   schema?: string;
+  /** PostgreSQL: connection wait and statement time limits (pgDatabase.ts); ignored for PGlite. */
+  connectTimeoutMs?: number;
+  statementTimeoutMs?: number;
 }
 
 /** Opens PostgreSQL when a URL is given, else embedded PGlite in `<dataDir>/pgdata`, and migrates it. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const db = createPgDatabase({ url: options.databaseUrl, schema: options.schema });
+    const db = createPgDatabase({
+      url: options.databaseUrl,
+      schema: options.schema,
+      connectTimeoutMs: options.connectTimeoutMs,
+      statementTimeoutMs: options.statementTimeoutMs,
+    });
     await migrate(db);
     return db;
   }

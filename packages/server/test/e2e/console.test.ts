@@ -192,6 +192,8 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     await page.getByRole('button', { name: 'Resolve', exact: true }).click();
     await waitForStatus(t.url, id, 'SUCCESS');
     await page.locator('.badge.SUCCESS').first().waitFor();
+    // The history names the operator who resolved it.
+    await page.getByRole('list', { name: 'Timeline' }).getByText('operator:fin-b@example.test').first().waitFor();
   });
 
   it('replays a failed webhook from the deliveries page', async () => {

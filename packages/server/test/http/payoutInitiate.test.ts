@@ -265,6 +265,26 @@ describe.each(ENGINES)('payout initiation on %s', (engine) => {
     };
   }
 
+  it.each(SCHEMES)('accepts names in Indian scripts (%s session, both shapes), kept as sent', async (scheme) => {
+    const f = await fundedMerchant(t.url, scheme, '1000.00');
+    for (const [shape, name] of [
+      ['nested', 'राहुल शर्मा'],
+      ['flat', 'முருகன் ஸ்ரீனிவாசன்'],
+    ] as const) {
+      const res = await f.client.post(
+        '/payout/v1/initiate',
+        payoutRequest(shape, { wallet_id: f.merchant.wallet_id, beneficiary_name: name }),
+      );
+      expect(res.body.resp_code, name).toBe(2000);
+      expect((res.data?.beneficiary as Record<string, unknown>).beneficiary_name).toBe(name);
+    }
+    const nul = await f.client.post(
+      '/payout/v1/initiate',
+      payoutRequest('nested', { wallet_id: f.merchant.wallet_id, beneficiary_name: 'राहुल\u0000शर्मा' }),
+    );
+    expect(nul.body.resp_code).toBe(4003);
+  });
+
   describe('success', () => {
     const combos: [Scheme, Shape, 'number' | 'text'][] = [];
     for (const scheme of SCHEMES) {

@@ -193,9 +193,9 @@ describe.each(ENGINES)('POST /sandbox/v1/collections/:txnId/simulate on %s', (en
   describe('in live mode', () => {
     let live: TestServer;
     beforeAll(async () => {
-      // A second instance on the same database, in live mode.
+      // A second instance on the same database, in live mode (which must accept the sandbox data explicitly).
       live = await startTestServer(engine, {
-        env: { PAYRAIL_MODE: 'live' },
+        env: { PAYRAIL_MODE: 'live', PAYRAIL_ALLOW_SANDBOX_DATA_IN_LIVE: 'true' },
         ...(engine === 'postgres' ? { schema: t.schema } : { db: t.db }),
       });
     });

@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
+import type { BankConnector } from '../../src/rails/BankConnector.ts';
 import { createServer, type PayrailServer } from '../../src/server.ts';
 import type { Database } from '../../src/store/Database.ts';
 import { migrate } from '../../src/store/migrate.ts';
@@ -56,6 +57,8 @@ export interface StartOptions {
   db?: Database;
   /** Log through this logger instead of one at LOG_LEVEL on stdout (tests that inspect the logs). */
   logger?: Logger;
+  /** Replace the bank connector (tests of connector behaviour). */
+  rail?: BankConnector;
 }
 
 /**
@@ -94,7 +97,7 @@ export async function startTestServer(engine: EngineName, options: StartOptions 
     ownsDb = true;
   }
   const logger = options.logger ?? createLogger(config.logLevel);
-  const server = await createServer(config, { logger, schema, db });
+  const server = await createServer(config, { logger, schema, db, rail: options.rail });
   const url = await server.listen();
   return {
     url,

@@ -1,6 +1,7 @@
 import { Common, encryptJson, envelope, type CodeDef } from '@payrail/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RequestRejected } from '../../domain/RequestRejected.ts';
+import { DatabaseUnavailable } from '../../store/DatabaseUnavailable.ts';
 import { AdminError } from '../AdminError.ts';
 
 /** Sends a merchant envelope; `data` (a plaintext object) is encrypted with the session's scheme and keys. */
@@ -55,6 +56,12 @@ function answerFor(error: FastifyError, request: FastifyRequest): Answer {
     const def = request.routeOptions.config.malformedBody ?? Common.malformedRequest;
     return { def, json: { status: 400, code: 'invalid_request', message: 'Text must not contain NUL characters' } };
   }
+  if (error instanceof DatabaseUnavailable) {
+    // Transient: no stack, one line per request at warn, and HTTP 503 so that clients and balancers retry.
+    request.log.warn({ reason: (error.reason as Error | undefined)?.message }, 'database unavailable');
+    const def = Common.unavailable;
+    return { def, json: { status: def.http, code: 'unavailable', message: def.message } };
+  }
   const status = error.statusCode ?? 500;
   if (status === 429) {
     // The rate-limit plugin has already set Retry-After and RateLimit-* on the reply.
@@ -85,6 +92,7 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply.code(error.status).send({ error: { code: error.code, message: error.message } });
     }
     const answer = answerFor(error, request);
+    if (error instanceof DatabaseUnavailable) reply.header('retry-after', '1');
     const style = request.routeOptions.config?.errorStyle ?? 'plain';
     if (style === 'admin' || style === 'plain') {
       const { status, code, message } = answer.json;

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { toCollectionWire, type Collection } from '../../domain/Collection.ts';
 import type { CollectionService } from '../../services/CollectionService.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
-import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
+import { AdminError } from '../AdminError.ts';
+import { adminErrorResponses, adminRouteOptions, timelineEventSchema } from './adminSchemas.ts';
 
 export const adminCollectionView = (c: Collection) => ({
   ...toCollectionWire(c),
@@ -53,6 +54,31 @@ export function adminCollectionRoutes(app: FastifyInstance, deps: { collections:
       });
       const page = pageOf(rows, limit, (c) => c.id);
       return { ...page, data: page.data.map(adminCollectionView) };
+    },
+  );
+
+  app.get(
+    '/admin/v1/collections/:txnId/timeline',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'History of a collection: creation, status changes, webhook attempts (oldest first)',
+        params: { type: 'object', properties: { txnId: { type: 'string' } } },
+        response: {
+          200: {
+            type: 'object',
+            properties: { txnId: { type: 'string' }, events: { type: 'array', items: timelineEventSchema } },
+          },
+          ...adminErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { txnId } = request.params as { txnId: string };
+      const events = await deps.collections.timeline(txnId);
+      if (!events) throw AdminError.notFound('collection');
+      return { txnId, events };
     },
   );
 }

@@ -38,6 +38,8 @@ function answer(outcome: DecisionOutcome) {
       throw new AdminError(409, 'invalid_state', 'The credit request has already been decided');
     case 'same_operator':
       throw new AdminError(403, 'same_operator', 'A different operator must approve this credit (maker ≠ checker)');
+    case 'balance_overflow':
+      throw new AdminError(422, 'balance_overflow', 'the balance would exceed the largest amount a wallet holds');
     case 'duplicate_reference':
       throw new AdminError(409, 'duplicate_reference', 'The reference of this request has already been credited');
     default:

@@ -2,12 +2,19 @@ import { formatPaise, parseRupees } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Merchant, Wallet } from '../../domain/Merchant.ts';
 import type { MerchantPatch } from '../../store/repositories/MerchantRepository.ts';
-import type { MerchantService } from '../../services/MerchantService.ts';
+import { CreditRefused, type MerchantService } from '../../services/MerchantService.ts';
 import type { CallbackPolicy } from '../../services/CallbackPolicy.ts';
 import type { CreditApprovalService } from '../../services/CreditApprovalService.ts';
 import { AdminError } from '../AdminError.ts';
 import { creditRequestView } from './adminCreditRequestRoutes.ts';
-import { adminErrorResponses, adminRouteOptions, amountText, merchantIdParam, walletIdParam } from './adminSchemas.ts';
+import {
+  adminError,
+  adminErrorResponses,
+  adminRouteOptions,
+  amountText,
+  merchantIdParam,
+  walletIdParam,
+} from './adminSchemas.ts';
 
 interface Deps {
   merchants: MerchantService;
@@ -258,6 +265,7 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
             },
           },
           ...adminErrorResponses,
+          422: adminError,
         },
       },
     },
@@ -266,7 +274,19 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       const body = request.body as { amount: unknown; reference?: string };
       const amount = parseRupees(body.amount);
       if (amount === null) throw AdminError.invalid('amount must be a positive amount like "1000.00"');
-      const outcome = await deps.creditApproval.credit(request.actor!, wallet_id, amount, body.reference);
+      const outcome = await deps.creditApproval
+        .credit(request.actor!, wallet_id, amount, body.reference)
+        .catch((err: unknown) => {
+          if (!(err instanceof CreditRefused)) throw err;
+          if (err.reason === 'overflow') {
+            throw new AdminError(422, 'balance_overflow', 'the balance would exceed the largest amount a wallet holds');
+          }
+          throw new AdminError(
+            409,
+            'reference_conflict',
+            'this reference was already used for a credit of another amount',
+          );
+        });
       if (outcome.kind === 'not_found') throw AdminError.notFound('wallet');
       if (outcome.kind === 'pending') {
         request.auditNote = `waits for approval as ${outcome.request.id}`;

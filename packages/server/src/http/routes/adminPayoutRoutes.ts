@@ -4,7 +4,7 @@ import { toPayoutWire, type Payout } from '../../domain/Payout.ts';
 import type { PayoutAdminService } from '../../services/PayoutAdminService.ts';
 import { AdminError } from '../AdminError.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
-import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
+import { adminErrorResponses, historyActor, adminRouteOptions, timelineEventSchema } from './adminSchemas.ts';
 
 export const adminPayoutView = (p: Payout) => ({
   ...toPayoutWire(p),
@@ -12,6 +12,8 @@ export const adminPayoutView = (p: Payout) => ({
   scheme: p.scheme,
   rail: p.rail,
   rail_reference: p.railReference,
+  rail_error: p.railError,
+  failure_reason: p.failureReason,
 });
 
 /** Operator routes for payouts and the ledger (CONTRACT.md §5). */
@@ -69,6 +71,31 @@ export function adminPayoutRoutes(app: FastifyInstance, deps: { payoutAdmin: Pay
     },
   );
 
+  app.get(
+    '/admin/v1/payouts/:transaction_id/timeline',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'History of a payout: creation, status changes, connector errors, webhook attempts (oldest first)',
+        params: { type: 'object', properties: { transaction_id: { type: 'string' } } },
+        response: {
+          200: {
+            type: 'object',
+            properties: { transaction_id: { type: 'string' }, events: { type: 'array', items: timelineEventSchema } },
+          },
+          ...adminErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { transaction_id } = request.params as { transaction_id: string };
+      const events = await deps.payoutAdmin.timeline(transaction_id);
+      if (!events) throw AdminError.notFound('payout');
+      return { transaction_id, events };
+    },
+  );
+
   app.post(
     '/admin/v1/payouts/:transaction_id/resolve',
     {
@@ -93,7 +120,12 @@ export function adminPayoutRoutes(app: FastifyInstance, deps: { payoutAdmin: Pay
     async (request) => {
       const { transaction_id } = request.params as { transaction_id: string };
       const body = request.body as { status: 'SUCCESS' | 'FAILED'; utr_number?: string };
-      const outcome = await deps.payoutAdmin.resolve(transaction_id, body.status, body.utr_number);
+      const outcome = await deps.payoutAdmin.resolve(
+        transaction_id,
+        body.status,
+        body.utr_number,
+        historyActor(request),
+      );
       if (outcome.ok) return adminPayoutView(outcome.payout);
       if (outcome.reason === 'not_found') throw AdminError.notFound('payout');
       throw new AdminError(409, 'invalid_state', `payout is ${outcome.status}; only a PENDING payout can be resolved`);

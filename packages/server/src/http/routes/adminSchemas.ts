@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 /** Schema pieces shared by the operator routes. */
 export const adminRouteOptions = { config: { errorStyle: 'admin' as const } };
 
@@ -37,4 +38,30 @@ export const walletIdParam = {
   type: 'object',
   required: ['wallet_id'],
   properties: { wallet_id: { type: 'string' } },
+} as const;
+
+/**
+ * Who an operator call is, as transaction histories name it: `operator:admin-token` for the admin token,
+ * `operator:<e-mail>` for an operator's console session.
+ */
+export const historyActor = (request: FastifyRequest) =>
+  request.actor?.via === 'session' ? `operator:${request.actor.name}` : 'operator:admin-token';
+
+/** The answer of the timeline routes (docs/operations.md, "History of every transaction"). */
+export const timelineEventSchema = {
+  type: 'object',
+  required: ['at', 'type', 'from', 'to', 'reason', 'actor'],
+  properties: {
+    at: { type: 'string', format: 'date-time' },
+    type: { type: 'string', enum: ['request', 'status', 'error', 'webhook_attempt'] },
+    from: { type: ['string', 'null'] },
+    to: { type: ['string', 'null'] },
+    reason: { type: ['string', 'null'] },
+    actor: { type: 'string', description: 'merchant, rail:<name>, worker, operator:<name> or system' },
+    event_type: { type: 'string', description: 'webhook_attempt: the event delivered' },
+    delivery_id: { type: 'string' },
+    http_status: { type: ['integer', 'null'] },
+    duration_ms: { type: 'integer' },
+    error: { type: ['string', 'null'] },
+  },
 } as const;

@@ -12,6 +12,8 @@ import { AdminError } from '../AdminError.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
+const INT8_MAX = 9_223_372_036_854_775_807n;
+
 /** Operator routes for webhook deliveries: list with their attempts, and replay. */
 export function adminWebhookRoutes(app: FastifyInstance, deps: { db: Database; webhookAdmin: WebhookAdminService }) {
   app.get(
@@ -43,7 +45,8 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { db: Database; w
         cursor?: string;
       };
       const limit = pageLimit(q.limit);
-      const before = decodeCursor(q.cursor, (key) => /^[0-9]{1,19}$/.test(key));
+      // A sequence number is an int8: a cursor beyond it is not one we issued (and would overflow the query).
+      const before = decodeCursor(q.cursor, (key) => /^[0-9]{1,19}$/.test(key) && BigInt(key) <= INT8_MAX);
       const rows = await WebhookRepository.page(deps.db, {
         merchantId: q.merchant_id || undefined,
         state: q.state,

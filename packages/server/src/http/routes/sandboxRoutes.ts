@@ -44,7 +44,11 @@ export function sandboxRoutes(app: FastifyInstance, deps: { tokens: TokenService
       const { txnId } = request.params as { txnId: string };
       const { outcome, utr } = request.body as { outcome: FinalOutcome; utr?: string };
       if (!isId('collection', txnId)) throw new RequestRejected(CollectionCodes.malformedTxnId);
-      const result = await deps.collections.applyOutcome(txnId, outcome, { utr, merchantId: session.merchant.id });
+      const result = await deps.collections.applyOutcome(txnId, outcome, {
+        utr,
+        merchantId: session.merchant.id,
+        actor: 'merchant',
+      });
       if (!result.ok && result.reason === 'not_found') throw new RequestRejected(CollectionCodes.notFound);
       if (!result.ok) {
         throw new RequestRejected(

@@ -102,12 +102,14 @@ export const CollectionRepository = {
     id: string,
     from: CollectionStatus,
     to: CollectionStatus,
-    fields: { statusMessage: string; utr?: string },
+    fields: { statusMessage: string; utr?: string; actor: string },
   ): Promise<Collection | null> {
+    // The actor is set for this transaction in the same statement; the history trigger (migration 007) reads it.
     const { rows } = await q.query<CollectionRow>(
-      `UPDATE collections SET status = $3, status_message = $4, utr = coalesce($5, utr), updated_at = now()
-        WHERE id = $1 AND status = $2 RETURNING *`,
-      [id, from, to, fields.statusMessage, fields.utr ?? null],
+      `UPDATE collections AS c SET status = $3, status_message = $4, utr = coalesce($5, utr), updated_at = now()
+         FROM (SELECT set_config('payrail.actor', $6, true)) AS actor
+        WHERE id = $1 AND status = $2 RETURNING c.*`,
+      [id, from, to, fields.statusMessage, fields.utr ?? null, fields.actor],
     );
     return rows[0] ? toCollection(rows[0]) : null;
   },

@@ -1,5 +1,5 @@
 import type { Queryable } from '../Database.ts';
-import { isCheckViolation, isUniqueViolation } from '../dbErrors.ts';
+import { isCheckViolation, isOutOfRange, isUniqueViolation } from '../dbErrors.ts';
 
 export type EntryKind = 'credit' | 'payout_debit' | 'payout_refund' | 'collection_credit';
 
@@ -23,6 +23,14 @@ export class InsufficientFunds extends Error {
   constructor() {
     super('insufficient funds');
     this.name = 'InsufficientFunds';
+  }
+}
+
+/** The movement would take the balance beyond what its bigint column holds. */
+export class BalanceOverflow extends Error {
+  constructor() {
+    super('balance would overflow');
+    this.name = 'BalanceOverflow';
   }
 }
 
@@ -54,8 +62,18 @@ export const LedgerRepository = {
     } catch (err) {
       if (isCheckViolation(err, 'wallets_balance_check')) throw new InsufficientFunds();
       if (isUniqueViolation(err)) throw new DuplicateEntry();
+      if (isOutOfRange(err)) throw new BalanceOverflow();
       throw err;
     }
+  },
+
+  /** The amount of the wallet's credit made with `reference`, if there is one. */
+  async creditAmountByReference(q: Queryable, walletId: string, reference: string): Promise<bigint | null> {
+    const { rows } = await q.query<{ amount: bigint }>(
+      `SELECT amount FROM ledger_entries WHERE wallet_id = $1 AND kind = 'credit' AND reference = $2`,
+      [walletId, reference],
+    );
+    return rows[0]?.amount ?? null;
   },
 
   /** Every wallet whose balance differs from the sum of its entries (should always be empty). */

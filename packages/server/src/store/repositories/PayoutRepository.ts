@@ -21,6 +21,10 @@ interface PayoutRow {
   utr: string;
   rail: string;
   rail_reference: string | null;
+  submitted_at: Date | null;
+  submit_attempts: number;
+  rail_error: string | null;
+  failure_reason: string | null;
   ist_day: string;
   ist_month: string;
   created_at: Date;
@@ -48,6 +52,10 @@ const toPayout = (r: PayoutRow): Payout => ({
   utr: r.utr,
   rail: r.rail,
   railReference: r.rail_reference,
+  submittedAt: r.submitted_at,
+  submitAttempts: Number(r.submit_attempts),
+  railError: r.rail_error,
+  failureReason: r.failure_reason,
   istDay: r.ist_day,
   istMonth: r.ist_month,
   createdAt: r.created_at,
@@ -66,6 +74,8 @@ export interface TransitionFields {
   statusMessage: string;
   utr?: string;
   railReference?: string;
+  /** Who makes the change, for the history (`rail:<name>`, `worker`, `operator:<name>`, `system`). */
+  actor: string;
 }
 
 export type OpenRefusal = 'insufficient_balance' | 'daily_limit' | 'monthly_limit';
@@ -155,7 +165,9 @@ export const PayoutRepository = {
 
   /**
    * Moves a payout from `from` to `to`; null when it is no longer in `from` (someone else moved it first).
-   * The database trigger refuses any move the transition table does not allow.
+   * The database trigger refuses any move the transition table does not allow; another one records the change
+   * in transaction_events with the actor, set for this transaction in the same statement. A move clears
+   * rail_error (the history keeps it); FAILED keeps its message as failure_reason.
    */
   async transition(
     q: Queryable,
@@ -165,14 +177,36 @@ export const PayoutRepository = {
     fields: TransitionFields,
   ): Promise<Payout | null> {
     const { rows } = await q.query<PayoutRow>(
-      `UPDATE payouts
+      `UPDATE payouts AS p
           SET status = $3, status_message = $4, utr = coalesce($5, utr),
-              rail_reference = coalesce($6, rail_reference), updated_at = now()
+              rail_reference = coalesce($6, rail_reference), updated_at = now(), rail_error = NULL,
+              failure_reason = CASE WHEN $3 = 'FAILED' THEN $4 ELSE failure_reason END
+         FROM (SELECT set_config('payrail.actor', $7, true)) AS actor
         WHERE id = $1 AND status = $2
-        RETURNING *`,
-      [id, from, to, fields.statusMessage, fields.utr ?? null, fields.railReference ?? null],
+        RETURNING p.*`,
+      [id, from, to, fields.statusMessage, fields.utr ?? null, fields.railReference ?? null, fields.actor],
     );
     return rows[0] ? toPayout(rows[0]) : null;
+  },
+
+  /**
+   * Records that the transfer is being handed to the rail, before the connector is called; null when the payout
+   * is no longer INITIATED or carries a rail error (the operator's now). `submitAttempts` > 1 on the result means
+   * an earlier submission's answer was never recorded (a crash).
+   */
+  async claimSubmission(q: Queryable, id: string): Promise<Payout | null> {
+    const { rows } = await q.query<PayoutRow>(
+      `UPDATE payouts SET submitted_at = coalesce(submitted_at, now()), submit_attempts = submit_attempts + 1
+        WHERE id = $1 AND status = 'INITIATED' AND rail_error IS NULL
+        RETURNING *`,
+      [id],
+    );
+    return rows[0] ? toPayout(rows[0]) : null;
+  },
+
+  /** Keeps a connector answer that could not be applied on the payout, for the operator. */
+  async recordRailError(q: Queryable, id: string, error: string): Promise<void> {
+    await q.query('UPDATE payouts SET rail_error = $2 WHERE id = $1', [id, error]);
   },
 
   async page(q: Queryable, query: PayoutPageQuery): Promise<Payout[]> {
