@@ -1,6 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
+// Tests run the TypeScript sources: the "@payrail/source" export condition of each package points at src/index.ts,
+// so no build is needed (published consumers never set it and get dist/).
+const conditions = ['@payrail/source', 'module', 'node', 'development|production'];
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['@payrail/source'] } },
   test: {
     include: ['packages/*/test/**/*.test.ts'],
     testTimeout: 30_000,

@@ -33,11 +33,15 @@ export function spawnTs(
   nodeFlags: string[] = [],
   ipc = false,
 ): Child {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', entry, ...args], {
-    cwd: REPO_ROOT,
-    env,
-    stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeFlags, '--conditions=@payrail/source', '--import', 'tsx', entry, ...args],
+    {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const output: string[] = [];
   child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
   child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));

@@ -4,6 +4,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { BareSeed } from './bareStatus.ts';
+import { benchBulk, benchBulkAlone, bulkRows, type BulkBenchResult } from './bulk.ts';
 import {
   cpuMsOf,
   freePort,
@@ -19,6 +20,7 @@ import {
 } from './common.ts';
 import type { DriverMerchant, DriverPlan } from './driver.ts';
 import type { SqlBaselineConfig, SqlBaselineRequest } from './sqlBaseline.ts';
+import { benchTokens, tokenTable } from './tokenBench.ts';
 
 /**
  * `npm run bench`: the Payrail server as a child process (PGlite in a temp directory; PostgreSQL in a fresh
@@ -32,7 +34,8 @@ import type { SqlBaselineConfig, SqlBaselineRequest } from './sqlBaseline.ts';
  * Environment: BENCH_DURATION (seconds per scenario, default 10), BENCH_CONNECTIONS (default 32),
  * BENCH_MERCHANTS (default 100), BENCH_DATABASE_URL, BENCH_ENGINES (e.g. "postgres" to run one engine),
  * BENCH_ROUNDS (alternating rounds of a scenario and its baseline, default 2), BENCH_LOG_LEVEL (server LOG_LEVEL,
- * default warn), BENCH_SERVER_NODE_FLAGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server).
+ * default warn), BENCH_SERVER_NODE_FLAGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server),
+ * BENCH_ONLY=bulk (only the bulk scenario of bench/bulk.ts), BENCH_BULK_ROUNDS (its measured rounds, default 5).
  */
 
 type Engine = 'pglite' | 'postgres';
@@ -149,7 +152,10 @@ interface EngineResults {
   baselineB: Measured;
   rssPeakMb: number;
   rssAfterMb: number;
+  bulk?: BulkBenchResult;
 }
+
+const BULK_ROUNDS = Math.max(1, Number(process.env.BENCH_BULK_ROUNDS ?? 5));
 
 /** A fresh place for one process's database: a PostgreSQL schema (URL with its search_path) or a directory. */
 async function freshStorage(engine: Engine, label: string, cleanups: (() => Promise<void>)[]): Promise<string> {
@@ -370,6 +376,13 @@ async function benchEngine(engine: Engine, driver: IpcChild<{ plan: DriverPlan }
       `baseline (b) bare node:http status: ${fmt(baselineB)}; its CPU ${baselineB.cpuMsPerReq?.toFixed(2)} ms/req`,
     );
     const loadTo = Date.now();
+    const bulk = await benchBulk({
+      url,
+      adminToken: ADMIN_TOKEN,
+      connections: CONNECTIONS,
+      rounds: BULK_ROUNDS,
+      log: (m) => log(engine, m),
+    });
 
     await sleep(2000);
     const rssAfter = rssOf(server.pid) ?? 0;
@@ -391,6 +404,7 @@ async function benchEngine(engine: Engine, driver: IpcChild<{ plan: DriverPlan }
       baselineB,
       rssPeakMb: rssPeak / 2 ** 20,
       rssAfterMb: rssAfter / 2 ** 20,
+      bulk,
     };
   } finally {
     for (const child of children.reverse()) await child.stop().catch(() => undefined);
@@ -488,6 +502,7 @@ function table(results: EngineResults[]): string {
         '',
         cpu(r.baselineB),
       ],
+      ...(r.bulk ? bulkRows(r.engine, r.bulk) : []),
       ...Object.entries(r.variants).map(([label, v]) => [
         r.engine,
         label,
@@ -525,6 +540,11 @@ async function main() {
     await (await import('./soak.ts')).runSoak();
     return;
   }
+  // BENCH_ONLY=token: only the V1 token lookup with 10,000 merchants (bench/tokenBench.ts).
+  if (process.env.BENCH_ONLY === 'token') {
+    process.stdout.write(`\n${tokenTable(await benchTokens((m) => log('', m), baseEnv()))}\n`);
+    return;
+  }
   const wanted = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',').map((s) => s.trim());
   const engines = (['pglite', 'postgres'] as Engine[]).filter(
     (e) => wanted.includes(e) && (e === 'pglite' || Boolean(process.env.BENCH_DATABASE_URL)),
@@ -536,6 +556,22 @@ async function main() {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
+  if (process.env.BENCH_ONLY === 'bulk') {
+    const rows = [['engine', 'scenario', 'items/s', 'median ms', 'worst ms', 'ratio', 'target', 'met', '']];
+    for (const engine of engines) {
+      const result = await benchBulkAlone(engine, {
+        adminToken: ADMIN_TOKEN,
+        connections: CONNECTIONS,
+        rounds: BULK_ROUNDS,
+        log: (m) => log(engine, m),
+        databaseUrl: process.env.BENCH_DATABASE_URL,
+        env: baseEnv(),
+      });
+      rows.push(...bulkRows(engine, result));
+    }
+    process.stdout.write(`\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
+    return;
+  }
   const driver = new IpcChild<{ plan: DriverPlan }, RawRun>(spawnTs('bench/driver.ts', [], baseEnv(), [], true));
   const results: EngineResults[] = [];
   try {
@@ -544,6 +580,7 @@ async function main() {
     await driver.stop();
   }
   process.stdout.write(`\n${table(results)}\n\n`);
+  process.stdout.write(`${tokenTable(await benchTokens((m) => log('', m), baseEnv()))}\n\n`);
   process.stdout.write(
     `${DURATION} s per scenario, ${CONNECTIONS} connections, autocannon in its own process; ` +
       `total ${((Date.now() - began) / 1000).toFixed(0)} s; load average at the end ${loadavg()

@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// The CLI is TypeScript run through tsx, so that no build step stands between `npm install` and `npx payrail`.
-import { register } from 'tsx/esm/api';
+// The compiled CLI (packages/cli/dist): `npm install` builds it (the root `prepare` script), `npm run build` again.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/main.ts');
+const entry = new URL('../dist/main.js', import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write('payrail: the CLI is not built yet; run `npm run build` in the Payrail repository\n');
+  process.exit(1);
+}
+await import(entry.href);

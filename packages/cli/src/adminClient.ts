@@ -26,6 +26,8 @@ export class AdminClient {
   constructor(
     readonly baseUrl: string,
     private readonly token: string,
+    /** Where the token came from (`--admin-token`, `PAYRAIL_ADMIN_TOKEN`, a file): named when it is refused. */
+    readonly tokenSource = 'the admin token',
     private readonly timeoutMs = 30_000,
   ) {}
 
@@ -65,9 +67,13 @@ export class AdminClient {
     }
     if (res.ok) return parsed as T;
     const error = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
+    const refused = res.status === 401 || res.status === 403;
     const options: PayrailErrorOptions = {
       code: error?.code ?? `HTTP_${res.status}`,
-      message: error?.message ?? `HTTP ${res.status}`,
+      // A refused token says which one was used: a stale ./data/admin-token is easy to pick up by accident.
+      message: refused
+        ? `admin token from ${this.tokenSource} was refused by ${this.baseUrl}; ${refusedHint(this.tokenSource)}`
+        : (error?.message ?? `HTTP ${res.status}`),
       operation,
       httpStatus: res.status,
     };
@@ -94,6 +100,12 @@ export class AdminClient {
     }
     return { data, has_more: false, next_cursor: null };
   }
+}
+
+function refusedHint(source: string): string {
+  if (source === '--admin-token') return 'check the value of --admin-token';
+  if (source === 'PAYRAIL_ADMIN_TOKEN') return 'check PAYRAIL_ADMIN_TOKEN, or pass --admin-token';
+  return 'pass --admin-token or set PAYRAIL_ADMIN_TOKEN';
 }
 
 function errorFor(status: number, options: PayrailErrorOptions): PayrailError {

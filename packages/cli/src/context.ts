@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { Payrail } from '@payrail/sdk';
 import type { Command } from 'commander';
 import { AdminClient } from './adminClient.ts';
@@ -46,19 +46,42 @@ export function merchantClient(cmd: Command, { webhookSecret = false } = {}): Pa
   });
 }
 
+/** The admin token and where it came from (named in an authentication error). */
+export interface AdminToken {
+  token: string;
+  /** `--admin-token`, `PAYRAIL_ADMIN_TOKEN`, or the token file's path. */
+  source: string;
+}
+
+/** Where a local server keeps the token it generated: `<PAYRAIL_DATA_DIR or ./data>/admin-token`. */
+export function adminTokenFile(env: NodeJS.ProcessEnv = process.env): string {
+  const path = join(env.PAYRAIL_DATA_DIR || './data', 'admin-token');
+  return isAbsolute(path) || path.startsWith('.') ? path : `./${path}`;
+}
+
 /**
- * The operator client: the token from --admin-token or PAYRAIL_ADMIN_TOKEN, else the one a local server generated
- * in its data directory (PAYRAIL_DATA_DIR, default ./data).
+ * The operator's token, first found of: the --admin-token flag, the PAYRAIL_ADMIN_TOKEN variable, the file a
+ * local server generated in its data directory. The first two name the server you mean; the file is only a
+ * convenience for a server started from the same folder, so it comes last.
  */
-export async function adminClient(cmd: Command): Promise<AdminClient> {
+export async function resolveAdminToken(cmd: Command): Promise<AdminToken> {
   const g = globals(cmd);
-  let token = g.adminToken;
-  if (!token) {
-    const path = join(resolve(process.env.PAYRAIL_DATA_DIR || './data'), 'admin-token');
-    token = (await readFile(path, 'utf8').catch(() => '')).trim() || undefined;
+  if (g.adminToken) {
+    const fromEnv = cmd.getOptionValueSourceWithGlobals('adminToken') === 'env';
+    return { token: g.adminToken, source: fromEnv ? 'PAYRAIL_ADMIN_TOKEN' : '--admin-token' };
   }
-  if (!token) throw new UsageError('admin token missing: --admin-token (or PAYRAIL_ADMIN_TOKEN)');
-  return new AdminClient(g.url, token);
+  const file = adminTokenFile();
+  const token = (await readFile(resolve(file), 'utf8').catch(() => '')).trim();
+  if (!token) {
+    throw new UsageError(`admin token missing: pass --admin-token or set PAYRAIL_ADMIN_TOKEN (no token in ${file})`);
+  }
+  return { token, source: file };
+}
+
+/** The operator client, with the token of resolveAdminToken. */
+export async function adminClient(cmd: Command): Promise<AdminClient> {
+  const { token, source } = await resolveAdminToken(cmd);
+  return new AdminClient(globals(cmd).url, token, source);
 }
 
 /** One admin API call with the command's credentials: `payrail` operator commands are each one of these. */

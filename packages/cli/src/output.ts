@@ -27,7 +27,7 @@ export function keyValues(pairs: [label: string, value: Cell][]): string {
   return pairs.map(([l, v]) => `${`${l}:`.padEnd(width + 1)}  ${cellText(v)}`).join('\n');
 }
 
-/** Where results and errors go: JSON on stdout with --json, text otherwise. */
+/** Where results and errors go: results on stdout, errors on stderr; JSON with --json, text otherwise. */
 export class Output {
   constructor(
     readonly json: boolean,
@@ -50,10 +50,13 @@ export class Output {
     if (!this.json) this.stderr.write(`${text}\n`);
   }
 
+  /**
+   * Errors always go to stderr, JSON with --json: stdout carries results only, so that
+   * `payrail merchant create … --json > merchant.json` never writes an error into the file.
+   */
   error(err: unknown): void {
     const described = describeError(err);
-    // One line, so that it also ends an NDJSON stream (payout watch --json) cleanly.
-    if (this.json) this.stdout.write(`${JSON.stringify({ error: described })}\n`);
+    if (this.json) this.stderr.write(`${JSON.stringify({ error: described })}\n`);
     else {
       const code = described.code === undefined ? '' : ` [${described.code}]`;
       this.stderr.write(`payrail: ${described.message}${code}\n`);

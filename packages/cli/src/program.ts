@@ -14,7 +14,7 @@ export function createProgram(): Command {
     .exitOverride()
     .showSuggestionAfterError()
     .addOption(new Option('--url <url>', 'server address').env('PAYRAIL_URL').default(DEFAULT_URL))
-    .addOption(new Option('--json', 'print results (and errors) as JSON on stdout, for scripts'))
+    .addOption(new Option('--json', 'print results as JSON on stdout (errors as JSON on stderr), for scripts'))
     .addOption(new Option('--api-key <key>', 'merchant API key').env('PAYRAIL_API_KEY'))
     .addOption(new Option('--secret-key <key>', 'merchant secret key').env('PAYRAIL_SECRET_KEY'))
     .addOption(
@@ -27,9 +27,10 @@ export function createProgram(): Command {
         .default('v2'),
     )
     .addOption(
-      new Option('--admin-token <token>', 'operator token (default: ./data/admin-token of a local server)').env(
-        'PAYRAIL_ADMIN_TOKEN',
-      ),
+      new Option(
+        '--admin-token <token>',
+        'operator token; else PAYRAIL_ADMIN_TOKEN, else the admin-token file in PAYRAIL_DATA_DIR (./data)',
+      ).env('PAYRAIL_ADMIN_TOKEN'),
     )
     .addHelpText(
       'after',

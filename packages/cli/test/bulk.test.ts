@@ -1,20 +1,12 @@
-import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Payrail } from '@payrail/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chunkBatchId } from '../src/bulk.ts';
 import { parseCsv } from '../src/csv.ts';
-import {
-  admin,
-  BIN,
-  cleanEnv,
-  cli,
-  createMerchant,
-  startTestServer,
-  type TestMerchant,
-  type TestServer,
-} from './support.ts';
+import { admin, cli, createMerchant, startTestServer, type TestMerchant, type TestServer } from './support.ts';
 
 let t: TestServer;
 let dir: string;
@@ -87,53 +79,85 @@ describe('payout send --file', () => {
     expect(await payoutsOf(m.merchant_id)).toHaveLength(3);
   });
 
-  it('resumes after an interruption without paying anyone twice', async () => {
+  it('resumes without paying anyone twice: a batch whose answer was lost, and a result file cut short', async () => {
     const m = await createMerchant(t.url, 'Bulk resume', '1000.00');
     const rows = Array.from({ length: 60 }, (_, i) => `r-${i + 1},1.00,Asha Rao,100000000001,SBOX0000001`);
     const file = join(dir, 'resume.csv');
     const out = join(dir, 'resume-out.csv');
-    await writeFile(file, ['sender_id,amount,name,account,ifsc', ...rows].join('\n'));
-    const args = [BIN, 'payout', 'send', '--file', file, '--out', out, '--wallet', m.wallet_id, '--concurrency', '1'];
-
-    // First run: interrupted (SIGINT) once a few rows are done.
-    const child = spawn(process.execPath, args, { env: cleanEnv(envFor(m)) });
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    child.stdout.resume();
-    child.stderr.resume();
-    for (;;) {
-      const text = await readFile(out, 'utf8').catch(() => '');
-      if (text.split('\n').length > 6) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    child.kill('SIGINT');
-    expect(await exited).toBe(130);
-    const firstRun = await results(out);
-    expect(firstRun.length).toBeGreaterThan(4);
-    expect(firstRun.length).toBeLessThan(60);
-    expect(firstRun.every((r) => r.outcome === 'sent')).toBe(true);
-
-    // A payout whose answer never made it into the result file (as if the process had been killed mid-request).
-    const lost = `r-${firstRun.length + 1}`;
+    const text = ['sender_id,amount,name,account,ifsc', ...rows].join('\n');
+    await writeFile(file, text);
     const payrail = new Payrail({ baseUrl: t.url, apiKey: m.api_key, secretKey: m.secret_key });
-    const made = await payrail.payouts.initiate({
-      senderId: lost,
+    const input = (i: number) => ({
+      senderId: `r-${i + 1}`,
       walletId: m.wallet_id,
-      paymentMode: 'IMPS',
+      paymentMode: 'IMPS' as const,
       amount: '1.00',
       beneficiary: { name: 'Asha Rao', accountNumber: '100000000001', ifsc: 'SBOX0000001' },
     });
 
-    const second = await cli(args.slice(1).concat('--json'), envFor(m));
+    // A first run whose bulk request landed but whose answer never reached the result file.
+    const hash = createHash('sha256').update(text).digest('hex').slice(0, 12);
+    const landed = await payrail.payouts.bulk({
+      batchId: chunkBatchId(hash, 0, 0),
+      items: rows.map((_, i) => input(i)),
+    });
+    expect(landed.summary.accepted).toBe(60);
+
+    // The rerun sends the same batch_id: it gets that batch back (4009) and records it; nothing is paid twice.
+    const args = ['payout', 'send', '--file', file, '--out', out, '--wallet', m.wallet_id, '--json'];
+    const second = await cli(args, envFor(m));
     expect(second.code).toBe(0);
-    expect(second.json).toMatchObject({ rows: 60, skipped: firstRun.length, notSent: 0, interrupted: false });
+    expect(second.json).toMatchObject({ rows: 60, sent: 60, skipped: 0, notSent: 0, interrupted: false });
     const all = await results(out);
-    const sent = new Map(all.filter((r) => r.outcome === 'sent').map((r) => [r.sender_id, r.transaction_id]));
+    expect(all.map((r) => r.transaction_id)).toEqual(landed.items.map((i) => i.transactionId));
+    expect(all.every((r) => r.batch_id === chunkBatchId(hash, 0, 0))).toBe(true);
+    expect(await payoutsOf(m.merchant_id)).toHaveLength(60);
+
+    // A result file cut short (a crash while writing it): the rows it lacks go in a new batch (-r1); their
+    // sender_ids are taken by the payouts made before (4009), which are found and recorded as sent.
+    const lines = (await readFile(out, 'utf8')).split('\n');
+    await writeFile(out, `${lines.slice(0, 21).join('\n')}\n`);
+    const third = await cli(args, envFor(m));
+    expect(third.code).toBe(0);
+    expect(third.json).toMatchObject({ rows: 60, sent: 40, skipped: 20, notSent: 0 });
+    const after = await results(out);
+    const sent = new Map(after.filter((r) => r.outcome === 'sent').map((r) => [r.sender_id, r.transaction_id]));
     expect(sent.size).toBe(60);
-    expect(sent.get(lost)).toBe(made.transactionId);
+    expect(after.slice(20).every((r) => r.batch_id === chunkBatchId(hash, 0, 1))).toBe(true);
+    for (const item of landed.items) expect(sent.get(item.senderId)).toBe(item.transactionId);
     const payouts = await payoutsOf(m.merchant_id);
     expect(payouts).toHaveLength(60);
-    expect(new Set(payouts.map((p) => p.sender_id)).size).toBe(60);
     expect((await payrail.wallets.balance(m.wallet_id)).balance).toBe('940.00');
+  });
+
+  it("--dry-run prints every row's verdict and sends nothing", async () => {
+    const m = await createMerchant(t.url, 'Bulk dry', '15.00');
+    const file = join(dir, 'dry.csv');
+    await writeFile(
+      file,
+      [
+        'sender_id,amount,beneficiary_name,account_number,ifsc',
+        'd-1,10.00,Asha Rao,100000000001,SBOX0000001',
+        'd-2,10.00,Ravi Kumar,100000000001,SBOX0000001',
+        'd-3,5.00,Meera Iyer,100000000001,NOPE',
+        ',1,No Sender,100000000001,SBOX0000001',
+        'd-5,5.00,Meera Iyer,100000000001,SBOX0000001',
+      ].join('\n'),
+    );
+    const run = await cli(['payout', 'send', '--file', file, '--wallet', m.wallet_id, '--dry-run'], envFor(m));
+    expect(run.code).toBe(9);
+    expect(run.stdout).toMatch(/line 2 {2}d-1 {2}OK {4}would be sent/);
+    expect(run.stdout).toMatch(/line 3 {2}d-2 {2}4002/);
+    expect(run.stdout).toMatch(/line 4 {2}d-3 {2}4007/);
+    expect(run.stdout).toMatch(/line 5 {2}\(no sender_id\) {2}INVALID_ROW/);
+    expect(run.stdout).toMatch(/line 6 {2}d-5 {2}OK/);
+    expect(run.stdout).toMatch(/2 row\(s\) would be sent, 3 would not\. Nothing was sent\./);
+    expect(await payoutsOf(m.merchant_id)).toHaveLength(0);
+    const json = await cli(
+      ['payout', 'send', '--file', file, '--wallet', m.wallet_id, '--dry-run', '--json'],
+      envFor(m),
+    );
+    expect(json.json).toMatchObject({ dryRun: true, rows: 5, pass: 2, failing: 3 });
   });
 
   it('refuses unusable files with exit 2', async () => {

@@ -59,10 +59,10 @@ describe('collections', () => {
     expect(status.stdout).toMatch(/Status:\s+SUCCESS/);
     expect(bySender.json.txnId).toBe(txnId);
     expect(malformed.code).toBe(4);
-    expect(malformed.json.error.code).toBe(4105);
+    expect(malformed.errJson.error.code).toBe(4105);
     expect(dup.code).toBe(4);
-    expect(dup.json.error).toMatchObject({ type: 'ConflictError', code: 4112 });
-    expect(dup.json.error.existing.txnId).toBe(txnId);
+    expect(dup.errJson.error).toMatchObject({ type: 'ConflictError', code: 4112 });
+    expect(dup.errJson.error.existing.txnId).toBe(txnId);
   });
 });
 
@@ -126,10 +126,10 @@ describe('webhook verify', () => {
     });
     expect(human.stdout).toMatch(/Verdict:\s+genuine/);
     expect(bad.code).toBe(7);
-    expect(bad.json.error).toMatchObject({ type: 'WebhookVerificationError', code: 'WEBHOOK_SIGNATURE' });
+    expect(bad.errJson.error).toMatchObject({ type: 'WebhookVerificationError', code: 'WEBHOOK_SIGNATURE' });
     expect(oldOk.code).toBe(0);
     expect(oldRefused.code).toBe(7);
-    expect(oldRefused.json.error.code).toBe('WEBHOOK_STALE');
+    expect(oldRefused.errJson.error.code).toBe('WEBHOOK_STALE');
     expect(split.code).toBe(0);
     expect(split.json.id).toBe(id);
   });

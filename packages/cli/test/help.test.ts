@@ -52,10 +52,10 @@ describe('help', () => {
       cli(['ledger', 'verify', '--json'], { PAYRAIL_URL: 'http://127.0.0.1:9', PAYRAIL_ADMIN_TOKEN: 'x' }),
     ]);
     expect(merchant.code).toBe(2);
-    expect(merchant.json.error.message).toContain('PAYRAIL_API_KEY');
+    expect(merchant.errJson.error.message).toContain('PAYRAIL_API_KEY');
     expect(operator.code).toBe(2);
     expect(operator.stderr).toContain('PAYRAIL_ADMIN_TOKEN');
     expect(down.code).toBe(6);
-    expect(down.json.error).toMatchObject({ type: 'NetworkError', code: 'NETWORK_ERROR' });
+    expect(down.errJson.error).toMatchObject({ type: 'NetworkError', code: 'NETWORK_ERROR' });
   });
 });

@@ -78,9 +78,9 @@ describe('merchant commands', () => {
     expect(repeat.code).toBe(0);
     expect(repeat.json.transactionId).toBe(sent.json.transactionId);
     expect(different.code).toBe(4);
-    expect(different.json.error).toMatchObject({ type: 'ConflictError', code: 4009 });
+    expect(different.errJson.error).toMatchObject({ type: 'ConflictError', code: 4009 });
     expect(unknown.code).toBe(5);
-    expect(unknown.json.error).toMatchObject({ type: 'NotFoundError', code: 4103, httpStatus: 404 });
+    expect(unknown.errJson.error).toMatchObject({ type: 'NotFoundError', code: 4103, httpStatus: 404 });
 
     const [balance, fromEnv] = await Promise.all([
       run('balance', m.wallet_id, '--json'),
@@ -189,17 +189,17 @@ describe('merchant commands', () => {
       cli(['balance', m.wallet_id, '--json'], { ...env, PAYRAIL_SECRET_KEY: 'B'.repeat(16) }),
     ]);
     expect(poor.code).toBe(4);
-    expect(poor.json.error).toMatchObject({
+    expect(poor.errJson.error).toMatchObject({
       type: 'InsufficientFundsError',
       code: 4002,
       httpStatus: 422,
       operation: 'payouts.initiate',
     });
     expect(badIfsc.code).toBe(4);
-    expect(badIfsc.json.error).toMatchObject({ type: 'ValidationError', code: 4007 });
+    expect(badIfsc.errJson.error).toMatchObject({ type: 'ValidationError', code: 4007 });
     expect(down.code).toBe(6);
     expect(down.stderr).toMatch(/^payrail: Bank down for maintenance \[4014\]/);
     expect(wrong.code).toBe(3);
-    expect(wrong.json.error).toMatchObject({ type: 'AuthenticationError', code: 4001 });
+    expect(wrong.errJson.error).toMatchObject({ type: 'AuthenticationError', code: 4001 });
   });
 });

@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Payrail } from '@payrail/sdk';
 import { eventually } from '../../server/test/support/webhookReceiver.ts';
@@ -214,8 +217,89 @@ describe('operator commands', () => {
       op('merchant', 'show', 'MR01JD3K8Q5W2V7X9Y0Z1A2B3C4D'),
     ]);
     expect(bad.code).toBe(3);
-    expect(bad.json.error).toMatchObject({ type: 'AuthenticationError', httpStatus: 401 });
+    expect(bad.errJson.error).toMatchObject({ type: 'AuthenticationError', httpStatus: 401 });
     expect(missing.code).toBe(5);
     expect(missing.stderr).toMatch(/^payrail: merchant not found/);
+  });
+});
+
+// Each test spawns several CLIs at once: allow for a busy machine.
+describe('admin token precedence and merchant list', { timeout: 120_000 }, () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'payrail-token-'));
+    await mkdir(join(dir, 'data'));
+    // A stale token left by an earlier local server.
+    await writeFile(join(dir, 'data', 'admin-token'), 'stale-token\n');
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('--admin-token beats PAYRAIL_ADMIN_TOKEN beats <data dir>/admin-token; a refusal names the source used', async () => {
+    const url = { PAYRAIL_URL: t.url };
+    const list = ['merchant', 'list', '--json'];
+    const [file, dataDir, envWins, flagWins, badEnv, badFlag, none] = await Promise.all([
+      cli(list, url, { cwd: dir }),
+      cli(list, { ...url, PAYRAIL_DATA_DIR: join(dir, 'data') }),
+      cli(list, { ...url, PAYRAIL_ADMIN_TOKEN: TEST_ADMIN_TOKEN }, { cwd: dir }),
+      cli([...list, '--admin-token', TEST_ADMIN_TOKEN], { ...url, PAYRAIL_ADMIN_TOKEN: 'wrong' }, { cwd: dir }),
+      cli(list, { ...url, PAYRAIL_ADMIN_TOKEN: 'wrong' }, { cwd: dir }),
+      cli([...list, '--admin-token', 'wrong'], { ...url, PAYRAIL_ADMIN_TOKEN: TEST_ADMIN_TOKEN }),
+      cli(list, url, { cwd: tmpdir() }),
+    ]);
+    expect([envWins.code, flagWins.code]).toEqual([0, 0]);
+    expect(envWins.json).toMatchObject({ data: expect.any(Array), has_more: expect.any(Boolean) });
+    const refused = (source: string) => `admin token from ${source} was refused by ${t.url}; `;
+    for (const [r, source] of [
+      [file, './data/admin-token'],
+      [dataDir, join(dir, 'data', 'admin-token')],
+      [badEnv, 'PAYRAIL_ADMIN_TOKEN'],
+      [badFlag, '--admin-token'],
+    ] as const) {
+      expect(r.code).toBe(3);
+      // --json: the error is JSON on stderr, and stdout (redirected to a file by scripts) stays empty.
+      expect(r.stdout).toBe('');
+      expect(r.errJson.error.type).toBe('AuthenticationError');
+      expect(r.errJson.error.message).toContain(refused(source));
+    }
+    expect(file.errJson.error.message).toContain('pass --admin-token or set PAYRAIL_ADMIN_TOKEN');
+    expect(none.code).toBe(2);
+    expect(none.stdout).toBe('');
+    expect(none.errJson.error.message).toMatch(/admin token missing: pass --admin-token or set PAYRAIL_ADMIN_TOKEN/);
+  });
+
+  it('merchant list: search, status, paging, table and JSON', async () => {
+    const made = await Promise.all(
+      ['Zeta Spices', 'zeta logistics', 'Omega Mills'].map((n) => op('merchant', 'create', n, '--json')),
+    );
+    const [zetaId, , omegaId] = made.map((r) => r.json.merchant_id as string);
+    await op('merchant', 'update', omegaId as string, '--status', 'suspended');
+    const [search, byId, suspended, page, human] = await Promise.all([
+      op('merchant', 'list', '-q', 'ZETA', '--json'),
+      op('merchant', 'list', '--search', zetaId as string, '--json'),
+      op('merchant', 'list', '--status', 'suspended', '--json'),
+      op('merchant', 'list', '-q', 'zeta', '--limit', '1', '--json'),
+      op('merchant', 'list', '-q', 'Omega'),
+    ]);
+    expect(search.json.data.map((m: { name: string }) => m.name).sort()).toEqual(['Zeta Spices', 'zeta logistics']);
+    expect(search.json.data[0]).not.toHaveProperty('secret_key');
+    expect(byId.json.data.map((m: { merchant_id: string }) => m.merchant_id)).toEqual([zetaId]);
+    expect(suspended.json.data.map((m: { merchant_id: string }) => m.merchant_id)).toContain(omegaId);
+    expect(page.json).toMatchObject({ has_more: true, next_cursor: expect.any(String) });
+    const next = await op(
+      'merchant',
+      'list',
+      '-q',
+      'zeta',
+      '--limit',
+      '1',
+      '--cursor',
+      page.json.next_cursor,
+      '--json',
+    );
+    expect(next.json.data).toHaveLength(1);
+    expect(next.json.data[0].merchant_id).not.toBe(page.json.data[0].merchant_id);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^MERCHANT\s+NAME\s+STATUS\s+WALLETS\s+CREATED/);
+    expect(human.stdout).toMatch(new RegExp(`${omegaId}\\s+Omega Mills\\s+suspended\\s+1`));
   });
 });

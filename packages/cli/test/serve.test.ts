@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BIN, cleanEnv, cli } from './support.ts';
+import { CLI_ARGS, cleanEnv, cli } from './support.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -23,7 +23,7 @@ it(
     expect(migrated.json.applied.length).toBe(migrated.json.total);
     expect(migrated.json.applied[0]).toMatch(/^001_/);
 
-    const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
+    const server = spawn(process.execPath, [...CLI_ARGS, 'serve', '--port', '0', '--data-dir', dataDir], {
       env: cleanEnv({ LOG_LEVEL: 'silent', PAYRAIL_SANDBOX_STEP_MS: '50' }),
     });
     const exited = new Promise<number | null>((resolve) => server.on('close', resolve));

@@ -1,10 +1,20 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export { admin, createMerchant, http, type TestMerchant } from '../../server/test/support/merchantClient.ts';
 export { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../../server/test/support/testServer.ts';
 
-export const BIN = fileURLToPath(new URL('../bin/payrail.js', import.meta.url));
+/**
+ * Node arguments that run the CLI from its TypeScript sources (no build needed): tsx (by absolute URL, since some
+ * tests run in another folder) and the export condition that resolves @payrail/* to their sources.
+ */
+export const CLI_ARGS = [
+  '--conditions=@payrail/source',
+  '--import',
+  pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
+  fileURLToPath(new URL('../src/main.ts', import.meta.url)),
+];
 
 export interface CliResult {
   code: number | null;
@@ -12,6 +22,16 @@ export interface CliResult {
   stderr: string;
   /** stdout parsed as JSON (when it is). */
   json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** stderr parsed as JSON (when it is): the error of a --json command. */
+  errJson: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The environment of a child CLI: nothing of ours inherited, only what the test gives. */
@@ -24,14 +44,14 @@ export function cleanEnv(extra: Record<string, string | undefined>): NodeJS.Proc
   return env;
 }
 
-/** Runs `node packages/cli/bin/payrail.js …` as a child process. */
+/** Runs the CLI (`payrail …`, from its sources) as a child process. */
 export function cli(
   args: string[],
   env: Record<string, string | undefined> = {},
   options: { cwd?: string; onStderr?: (text: string, child: ReturnType<typeof spawn>) => void } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), cwd: options.cwd });
+    const child = spawn(process.execPath, [...CLI_ARGS, ...args], { env: cleanEnv(env), cwd: options.cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -41,13 +61,7 @@ export function cli(
     });
     child.on('error', reject);
     child.on('close', (code) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
-      resolve({ code, stdout, stderr, json });
+      resolve({ code, stdout, stderr, json: parseJson(stdout), errJson: parseJson(stderr) });
     });
   });
 }

@@ -54,6 +54,15 @@ export const PayoutCodes = {
   transactionNotFound: def(4103, 404, 'Transaction not found'),
   walletIdMissing: def(4201, 400, 'wallet_id is required'),
   walletNotFound: def(4202, 404, 'Wallet not found'),
+  // Bulk payouts and beneficiary verification (CONTRACT.md §10, §11).
+  batchProcessed: def(2000, 200, 'Batch processed'),
+  batchChecked: def(2000, 200, 'Batch checked (dry run): nothing recorded'),
+  batchFetched: def(2000, 200, 'Batch fetched successfully'),
+  duplicateBatchId: def(4009, 409, 'Duplicate batch_id'),
+  batchRefused: def(4018, 422, 'Atomic batch refused: at least one item failed, nothing recorded'),
+  batchSize: def(4019, 400, 'A batch holds 1 to 1000 items'),
+  batchNotFound: def(4103, 404, 'Batch not found'),
+  beneficiaryVerified: def(2000, 200, 'Beneficiary verified'),
 } as const;
 
 export const CollectionCodes = {

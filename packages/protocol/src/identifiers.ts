@@ -5,6 +5,7 @@ export const ID_PREFIX = {
   payout: 'PT',
   collection: 'CT',
   event: 'EV',
+  verification: 'BV',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;
@@ -17,6 +18,7 @@ export const ID_PATTERN: Record<IdKind, RegExp> = {
   payout: new RegExp(`^PT${ULID_BODY}$`),
   collection: new RegExp(`^CT${ULID_BODY}$`),
   event: new RegExp(`^EV${ULID_BODY}$`),
+  verification: new RegExp(`^BV${ULID_BODY}$`),
 };
 
 export function isId(kind: IdKind, value: unknown): value is string {

@@ -8,5 +8,6 @@ export * from './envelope.ts';
 export * from './identifiers.ts';
 export * from './scheme.ts';
 export * from './webhookSignature.ts';
+export * from './bodySignature.ts';
 export * from './wire.ts';
 export * from './wireSchemas.ts';

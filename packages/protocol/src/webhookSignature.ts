@@ -11,8 +11,18 @@ export type WebhookHeaders = {
   'webhook-signature': string;
 };
 
-export function signWebhook(secret: string, id: string, timestamp: Date, body: string): WebhookHeaders {
-  const signature = new Webhook(secret).sign(id, timestamp, body);
+/**
+ * Signs with one secret, or several (a rotation: newest first): the header then holds one space-separated
+ * `v1,…` entry per secret, as Standard Webhooks allows; a verifier accepts any one that matches.
+ */
+export function signWebhook(
+  secret: string | readonly string[],
+  id: string,
+  timestamp: Date,
+  body: string,
+): WebhookHeaders {
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  const signature = secrets.map((s) => new Webhook(s).sign(id, timestamp, body)).join(' ');
   return {
     'webhook-id': id,
     'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),

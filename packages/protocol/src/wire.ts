@@ -86,6 +86,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'collection.pending',
   'collection.success',
   'collection.failed',
+  'payout.batch.completed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -95,4 +96,80 @@ export interface WebhookEventWire {
   type: WebhookEventType;
   created_at: string;
   data: string;
+}
+
+/** Plaintext of `payload` of POST /payout/v1/bulk (CONTRACT.md §10). */
+export interface BulkRequestWire {
+  batch_id: string;
+  items: PayoutInitiateRequestWire[];
+  dry_run?: boolean;
+  atomic?: boolean;
+  callback_url?: string;
+}
+
+/** One item's verdict: 2000 with the payout it created, or the code a single initiation would have got. */
+export interface BulkItemVerdictWire {
+  index: number;
+  sender_id: string;
+  resp_code: number;
+  resp_message: string;
+  transaction_id?: string;
+  status?: PayoutStatus;
+}
+
+export interface BulkSummaryWire {
+  accepted: number;
+  refused: number;
+  /** Sum of the accepted items' amounts, rupees with two decimals. */
+  amount_accepted: string;
+}
+
+/** Decrypted `data` of POST /payout/v1/bulk (also of its 4018 and 4009 answers). */
+export interface BulkResultWire {
+  batch_id: string;
+  dry_run: boolean;
+  atomic: boolean;
+  summary: BulkSummaryWire;
+  items: BulkItemVerdictWire[];
+}
+
+/** Decrypted `data` of GET /payout/v1/bulk/status: the summary by status and one page of items. */
+export interface BulkStatusWire {
+  batch_id: string;
+  atomic: boolean;
+  created_at: string;
+  /** When every accepted item became final (SUCCESS or REFUNDED); null until then. */
+  completed_at: string | null;
+  summary: BulkSummaryWire & { items: number; by_status: Partial<Record<PayoutStatus, number>> };
+  items: (BulkItemVerdictWire & { utr_number?: string; status_message?: string })[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/** Plaintext of `payload` of POST /payout/v1/beneficiary/verify (CONTRACT.md §11). */
+export interface BeneficiaryVerifyRequestWire {
+  beneficiary_name: string;
+  beneficiary_acc_number: string;
+  beneficiary_ifsc: string;
+}
+
+export const NAME_MATCH_RESULTS = [
+  'EXACT_MATCH',
+  'GOOD_PARTIAL_MATCH',
+  'MODERATE_PARTIAL_MATCH',
+  'POOR_PARTIAL_MATCH',
+  'NO_MATCH',
+] as const;
+export type NameMatchResult = (typeof NAME_MATCH_RESULTS)[number];
+
+/** Decrypted `data` of POST /payout/v1/beneficiary/verify. */
+export interface BeneficiaryVerificationWire {
+  verification_id: string;
+  account_status: 'VALID' | 'INVALID';
+  name_at_bank: string;
+  name_match_score: number;
+  name_match_result: NameMatchResult;
+  bank_name: string;
+  utr: string;
+  created_at: string;
 }

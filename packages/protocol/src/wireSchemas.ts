@@ -1,4 +1,10 @@
-import { COLLECTION_STATUSES, PAYMENT_MODES, PAYOUT_STATUSES, WEBHOOK_EVENT_TYPES } from './wire.ts';
+import {
+  COLLECTION_STATUSES,
+  NAME_MATCH_RESULTS,
+  PAYMENT_MODES,
+  PAYOUT_STATUSES,
+  WEBHOOK_EVENT_TYPES,
+} from './wire.ts';
 
 /**
  * JSON Schemas (2020-12, as OpenAPI 3.1 uses) of the decrypted plaintexts: what goes inside an encrypted
@@ -169,6 +175,121 @@ export const WIRE_SCHEMAS = {
           'upi://pay?pa=shop@okbank&pn=Shop&am=250.50&tr=CT01JD3K8Q5W2V7X9Y0Z1A2B3C4D&tn=Invoice%202001&cu=INR',
         ],
       },
+    },
+  },
+  BulkPayoutRequest: {
+    $id: 'BulkPayoutRequest',
+    type: 'object',
+    description:
+      'Plaintext of `payload` of POST /payout/v1/bulk. `items`: 1 to 1,000 PayoutInitiateRequest plaintexts (nested or flat), each with its own sender_id, applied in order. `atomic`: all or nothing (4018). `dry_run`: the verdicts a real run would give now, nothing recorded. `callback_url` receives payout.batch.completed.',
+    required: ['batch_id', 'items'],
+    properties: {
+      batch_id: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,50}$', description: 'Unique per merchant' },
+      items: { type: 'array', minItems: 1, maxItems: 1000, items: { $ref: 'PayoutInitiateRequest#' } },
+      dry_run: { type: 'boolean', default: false },
+      atomic: { type: 'boolean', default: false },
+      callback_url: { type: 'string', format: 'uri', maxLength: 2048 },
+    },
+  },
+  BulkPayoutResult: {
+    $id: 'BulkPayoutResult',
+    type: 'object',
+    description:
+      'Decrypted `data` of POST /payout/v1/bulk (2000, 4018, and 4009 where it is the existing batch). One verdict per item, in order: resp_code 2000 with transaction_id and status when initiated, else the code a single initiation would have got. In a dry run or a 4018 answer nothing was recorded: passing items carry 2000 and no transaction_id.',
+    properties: {
+      batch_id: { type: 'string' },
+      dry_run: { type: 'boolean' },
+      atomic: { type: 'boolean' },
+      summary: {
+        type: 'object',
+        properties: { accepted: { type: 'integer' }, refused: { type: 'integer' }, amount_accepted: amountText },
+      },
+      items: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['index', 'sender_id', 'resp_code', 'resp_message'],
+          properties: {
+            index: { type: 'integer', description: 'Position in the request, from 0' },
+            sender_id: { type: 'string' },
+            resp_code: { type: 'integer' },
+            resp_message: { type: 'string' },
+            transaction_id: { type: 'string', pattern: '^PT[0-9A-HJKMNP-TV-Z]{26}$' },
+            status: { type: 'string', enum: PAYOUT_STATUSES },
+          },
+        },
+      },
+    },
+  },
+  BulkPayoutStatus: {
+    $id: 'BulkPayoutStatus',
+    type: 'object',
+    description:
+      "Decrypted `data` of GET /payout/v1/bulk/status: the batch summary with its payouts counted by status, and one page of items with their payouts' current state (`next_cursor` fetches the next page). Also the `data` of payout.batch.completed (without items).",
+    properties: {
+      batch_id: { type: 'string' },
+      atomic: { type: 'boolean' },
+      created_at: isoTime,
+      completed_at: { type: ['string', 'null'], format: 'date-time' },
+      summary: {
+        type: 'object',
+        properties: {
+          items: { type: 'integer' },
+          accepted: { type: 'integer' },
+          refused: { type: 'integer' },
+          amount_accepted: amountText,
+          by_status: { type: 'object', additionalProperties: { type: 'integer' } },
+        },
+      },
+      items: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            index: { type: 'integer' },
+            sender_id: { type: 'string' },
+            resp_code: { type: 'integer' },
+            resp_message: { type: 'string' },
+            transaction_id: { type: 'string' },
+            status: { type: 'string', enum: PAYOUT_STATUSES },
+            status_message: { type: 'string' },
+            utr_number: { type: 'string' },
+          },
+        },
+      },
+      has_more: { type: 'boolean' },
+      next_cursor: { type: ['string', 'null'] },
+    },
+  },
+  BeneficiaryVerifyRequest: {
+    $id: 'BeneficiaryVerifyRequest',
+    type: 'object',
+    description:
+      'Plaintext of `payload` of POST /payout/v1/beneficiary/verify; the same field rules as initiation (4003, 4007, 4008).',
+    required: ['beneficiary_name', 'beneficiary_acc_number', 'beneficiary_ifsc'],
+    properties: {
+      beneficiary_name: { type: 'string', maxLength: 100 },
+      beneficiary_acc_number: { type: 'string', pattern: '^[0-9]{9,18}$' },
+      beneficiary_ifsc: { type: 'string', pattern: '^[A-Z]{4}0[A-Z0-9]{6}$' },
+    },
+    examples: [
+      { beneficiary_name: 'Rahul K. Verma', beneficiary_acc_number: '100000000005', beneficiary_ifsc: 'SBOX0000001' },
+    ],
+  },
+  BeneficiaryVerification: {
+    $id: 'BeneficiaryVerification',
+    type: 'object',
+    description:
+      'Decrypted `data` of POST /payout/v1/beneficiary/verify. Bands: 100 EXACT_MATCH, 80-99 GOOD_PARTIAL_MATCH, 60-79 MODERATE_PARTIAL_MATCH, 40-59 POOR_PARTIAL_MATCH, 0-39 NO_MATCH.',
+    properties: {
+      verification_id: { type: 'string', pattern: '^BV[0-9A-HJKMNP-TV-Z]{26}$' },
+      account_status: { type: 'string', enum: ['VALID', 'INVALID'] },
+      name_at_bank: { type: 'string' },
+      name_match_score: { type: 'integer', minimum: 0, maximum: 100 },
+      name_match_result: { type: 'string', enum: NAME_MATCH_RESULTS },
+      bank_name: { type: 'string' },
+      utr: { type: 'string' },
+      created_at: isoTime,
     },
   },
   WebhookEvent: {

@@ -1,3 +1,4 @@
+import { Beneficiaries } from './beneficiaries.ts';
 import { Collections, Sandbox } from './collections.ts';
 import { Core } from './core.ts';
 import { Payouts } from './payouts.ts';
@@ -17,6 +18,7 @@ export class Payrail {
   readonly payouts: Payouts;
   readonly wallets: Wallets;
   readonly collections: Collections;
+  readonly beneficiaries: Beneficiaries;
   readonly webhooks: Webhooks;
   /** Sandbox-only helpers. */
   readonly sandbox: Sandbox;
@@ -27,6 +29,7 @@ export class Payrail {
     this.payouts = new Payouts(this.core);
     this.wallets = new Wallets(this.core);
     this.collections = new Collections(this.core);
+    this.beneficiaries = new Beneficiaries(this.core);
     this.webhooks = new Webhooks(this.core);
     this.sandbox = new Sandbox(this.core, this.collections);
   }

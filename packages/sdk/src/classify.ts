@@ -1,6 +1,7 @@
 import {
   AuthenticationError,
   BankRejectedError,
+  BatchRejectedError,
   BankUnavailableError,
   ConflictError,
   InsufficientFundsError,
@@ -48,6 +49,8 @@ const PAYOUT: Record<number, ErrorClass> = {
   4015: BankRejectedError,
   4016: ValidationError,
   4017: ValidationError,
+  4018: BatchRejectedError,
+  4019: ValidationError,
   4101: ValidationError,
   4102: ValidationError,
   4103: NotFoundError,

@@ -17,6 +17,9 @@ export type Operation =
   | 'collections.get'
   | 'collections.waitFor'
   | 'sandbox.simulateCollection'
+  | 'payouts.bulk'
+  | 'payouts.bulkStatus'
+  | 'beneficiaries.verify'
   | 'webhooks.verify'
   | 'config'
   | (string & {});
@@ -118,6 +121,19 @@ export class BankUnavailableError extends PayrailError {
 
 /** The bank side refused this beneficiary: verification failed (4013) or transfers to the bank are not allowed (4015). */
 export class BankRejectedError extends PayrailError {}
+
+/**
+ * An atomic batch was refused because at least one item failed (4018): nothing was recorded. `result` holds
+ * every item's verdict.
+ */
+export class BatchRejectedError<T = unknown> extends PayrailError {
+  readonly result: T | undefined;
+
+  constructor(options: PayrailErrorOptions & { result?: T }) {
+    super(options);
+    this.result = options.result;
+  }
+}
 
 /** The server failed (5000, any 5xx) or answered something the SDK cannot read. */
 export class ServerError extends PayrailError {

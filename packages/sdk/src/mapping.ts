@@ -1,12 +1,25 @@
 import {
   COLLECTION_STATUSES,
+  NAME_MATCH_RESULTS,
   PAYMENT_MODES,
   PAYOUT_STATUSES,
   type CollectionStatus,
   type PaymentMode,
   type PayoutStatus,
 } from '@payrail/protocol';
-import type { Balance, Collection, Payout, PayoutInitiateInput } from './types.ts';
+import type {
+  Balance,
+  BatchCompleted,
+  BeneficiaryVerification,
+  BulkItemVerdict,
+  BulkPayoutInput,
+  BulkResult,
+  BulkStatus,
+  BulkStatusSummary,
+  Collection,
+  Payout,
+  PayoutInitiateInput,
+} from './types.ts';
 
 /** Decrypted `data` objects are the server's; these read them defensively into the SDK's vocabulary. */
 type Obj = Record<string, unknown>;
@@ -140,4 +153,97 @@ export function payoutMatches(p: Payout, input: PayoutInitiateInput): boolean {
     p.beneficiary.accountNumber === input.beneficiary.accountNumber &&
     p.beneficiary.ifsc.toUpperCase() === input.beneficiary.ifsc.toUpperCase()
   );
+}
+
+export function bulkRequestWire(input: BulkPayoutInput): Obj {
+  const wire: Obj = { batch_id: input.batchId, items: (input.items ?? []).map(payoutRequestWire) };
+  if (input.dryRun !== undefined) wire.dry_run = input.dryRun;
+  if (input.atomic !== undefined) wire.atomic = input.atomic;
+  if (input.callbackUrl !== undefined) wire.callback_url = input.callbackUrl;
+  return wire;
+}
+
+const num = (o: Obj, key: string): number => {
+  const v = o[key];
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  throw new ShapeError(`field ${key} is not a number`);
+};
+
+function toVerdict(o: Obj): BulkItemVerdict {
+  const code = num(o, 'resp_code');
+  const status = str(o, 'status');
+  return {
+    index: num(o, 'index'),
+    senderId: str(o, 'sender_id'),
+    code,
+    message: str(o, 'resp_message'),
+    ok: code === 2000,
+    transactionId: orNull(str(o, 'transaction_id')),
+    status: status ? oneOf<PayoutStatus>(PAYOUT_STATUSES, status, 'status') : null,
+  };
+}
+
+const list = (v: unknown, key: string): Obj[] => {
+  if (!Array.isArray(v)) throw new ShapeError(`field ${key} is not a list`);
+  return v.map(obj);
+};
+
+export function toBulkResult(data: Obj): BulkResult {
+  const s = obj(data.summary);
+  return {
+    batchId: required(data, 'batch_id'),
+    dryRun: data.dry_run === true,
+    atomic: data.atomic === true,
+    summary: { accepted: num(s, 'accepted'), refused: num(s, 'refused'), amountAccepted: str(s, 'amount_accepted') },
+    items: list(data.items, 'items').map(toVerdict),
+  };
+}
+
+function toStatusSummary(s: Obj): BulkStatusSummary {
+  return {
+    items: num(s, 'items'),
+    accepted: num(s, 'accepted'),
+    refused: num(s, 'refused'),
+    amountAccepted: str(s, 'amount_accepted'),
+    byStatus: obj(s.by_status) as BulkStatusSummary['byStatus'],
+  };
+}
+
+export function toBulkStatus(data: Obj): BulkStatus {
+  return {
+    batchId: required(data, 'batch_id'),
+    atomic: data.atomic === true,
+    createdAt: date(data, 'created_at'),
+    completedAt: optionalDate(data, 'completed_at'),
+    summary: toStatusSummary(obj(data.summary)),
+    items: list(data.items, 'items').map((o) => ({
+      ...toVerdict(o),
+      utr: orNull(str(o, 'utr_number')),
+      statusMessage: orNull(str(o, 'status_message')),
+    })),
+    nextCursor: orNull(str(data, 'next_cursor')),
+  };
+}
+
+export function toBatchCompleted(data: Obj): BatchCompleted {
+  return {
+    batchId: required(data, 'batch_id'),
+    atomic: data.atomic === true,
+    createdAt: date(data, 'created_at'),
+    completedAt: date(data, 'completed_at'),
+    summary: toStatusSummary(obj(data.summary)),
+  };
+}
+
+export function toVerification(data: Obj): BeneficiaryVerification {
+  return {
+    verificationId: required(data, 'verification_id'),
+    accountStatus: oneOf(['VALID', 'INVALID'] as const, str(data, 'account_status'), 'account_status'),
+    nameAtBank: str(data, 'name_at_bank'),
+    nameMatchScore: num(data, 'name_match_score'),
+    nameMatchResult: oneOf(NAME_MATCH_RESULTS, str(data, 'name_match_result'), 'name_match_result'),
+    bankName: str(data, 'bank_name'),
+    utr: str(data, 'utr'),
+    createdAt: date(data, 'created_at'),
+  };
 }

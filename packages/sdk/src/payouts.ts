@@ -1,8 +1,28 @@
 import type { PayoutStatus } from '@payrail/protocol';
 import type { Core, Outcome } from './core.ts';
-import { ConflictError, ServerError, ValidationError, type Operation, type PayrailError } from './errors.ts';
-import { payoutMatches, payoutRequestWire, ShapeError, toPayout } from './mapping.ts';
+import {
+  BatchRejectedError,
+  ConflictError,
+  ServerError,
+  ValidationError,
+  type Operation,
+  type PayrailError,
+} from './errors.ts';
+import {
+  bulkRequestWire,
+  payoutMatches,
+  payoutRequestWire,
+  ShapeError,
+  toBulkResult,
+  toBulkStatus,
+  toPayout,
+} from './mapping.ts';
 import type {
+  BulkOptions,
+  BulkPayoutInput,
+  BulkResult,
+  BulkStatus,
+  BulkStatusOptions,
   CallOptions,
   InitiateOptions,
   Payout,
@@ -149,4 +169,62 @@ export class Payouts {
       describe: (p) => `payout ${p.transactionId} is ${p.status}`,
     });
   }
+
+  /**
+   * Sends up to 1,000 payouts in one request (CONTRACT.md §10). Resolves with every item's verdict, in order:
+   * refused items do not stop the others (unless `atomic`). Retried like `initiate`: the batchId makes a repeat
+   * safe, and a repeat of a batch that did land returns that batch.
+   * Throws `BatchRejectedError` (4018, with `result`) for a refused atomic batch, `ConflictError` (4009, with
+   * `existing`) for a batchId used before, `ValidationError` for 0 or over 1,000 items (4019) or a bad field.
+   */
+  async bulk(input: BulkPayoutInput, options: BulkOptions = {}): Promise<BulkResult> {
+    const operation = 'payouts.bulk';
+    const outcome = await this.core.request({
+      operation,
+      family: 'payout',
+      method: 'POST',
+      path: '/payout/v1/bulk',
+      encrypted: bulkRequestWire(input),
+      auth: true,
+      retry: 'initiate',
+      signal: options.signal,
+    });
+    if (outcome.ok) return readData(outcome, operation, toBulkResult);
+    const { error } = outcome;
+    const result = outcome.data ? readData(outcome, operation, toBulkResult) : undefined;
+    if (error instanceof BatchRejectedError) {
+      throw new BatchRejectedError<BulkResult>({ ...errorOptions(error), result });
+    }
+    if (error instanceof ConflictError) {
+      if (result && (outcome.ambiguous || options.onDuplicate === 'return')) return result;
+      throw new ConflictError<BulkResult>({ ...errorOptions(error), existing: result });
+    }
+    throw error;
+  }
+
+  /** A batch's summary by status and one page of its items (`cursor`: the `nextCursor` of the previous page). */
+  async bulkStatus(batchId: string, options: BulkStatusOptions = {}): Promise<BulkStatus> {
+    const operation = 'payouts.bulkStatus';
+    const outcome = await this.core.request({
+      operation,
+      family: 'payout',
+      method: 'GET',
+      path: '/payout/v1/bulk/status',
+      query: { batch_id: batchId, ...(options.cursor ? { cursor: options.cursor } : {}) },
+      auth: true,
+      retry: 'read',
+      budget: 'payout-status',
+      signal: options.signal,
+    });
+    if (!outcome.ok) throw outcome.error;
+    return readData(outcome, operation, toBulkStatus);
+  }
 }
+
+const errorOptions = (e: PayrailError) => ({
+  code: e.code,
+  message: e.message,
+  operation: e.operation,
+  httpStatus: e.httpStatus,
+  requestId: e.requestId,
+});

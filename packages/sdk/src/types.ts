@@ -1,6 +1,13 @@
-import type { CollectionStatus, PaymentMode, PayoutStatus, Scheme, WebhookEventType } from '@payrail/protocol';
+import type {
+  CollectionStatus,
+  NameMatchResult,
+  PaymentMode,
+  PayoutStatus,
+  Scheme,
+  WebhookEventType,
+} from '@payrail/protocol';
 
-export type { CollectionStatus, PaymentMode, PayoutStatus, Scheme, WebhookEventType };
+export type { CollectionStatus, NameMatchResult, PaymentMode, PayoutStatus, Scheme, WebhookEventType };
 
 /** Rupees as decimal text with at most two fraction digits, e.g. `"100.00"` or `"2500"`. Never a float. */
 export type Amount = string;
@@ -179,7 +186,7 @@ export type CollectionLookup = { txnId: string; senderId?: never } | { senderId:
 /** `'final'`: SUCCESS or FAILED. */
 export type CollectionWaitTarget = 'final' | CollectionStatus | readonly CollectionStatus[];
 
-export type PayoutEventType = Extract<WebhookEventType, `payout.${string}`>;
+export type PayoutEventType = Exclude<Extract<WebhookEventType, `payout.${string}`>, 'payout.batch.completed'>;
 export type CollectionEventType = Extract<WebhookEventType, `collection.${string}`>;
 
 interface EventBase {
@@ -192,7 +199,17 @@ interface EventBase {
 
 export type PayoutEvent = EventBase & { type: PayoutEventType; kind: 'payout'; data: Payout };
 export type CollectionEvent = EventBase & { type: CollectionEventType; kind: 'collection'; data: Collection };
-export type WebhookEvent = PayoutEvent | CollectionEvent;
+export type BatchEvent = EventBase & { type: 'payout.batch.completed'; kind: 'batch'; data: BatchCompleted };
+export type WebhookEvent = PayoutEvent | CollectionEvent | BatchEvent;
+
+/** `data` of `payout.batch.completed`: every accepted item of the batch is final. */
+export interface BatchCompleted {
+  batchId: string;
+  atomic: boolean;
+  createdAt: Date;
+  completedAt: Date;
+  summary: BulkStatusSummary;
+}
 
 export interface VerifyOptions {
   /** Largest accepted distance between `webhook-timestamp` and now. Default 300; `Infinity` skips the check. */
@@ -207,4 +224,100 @@ export interface TokenInfo {
   token: string;
   scheme: Scheme;
   expiresAt: Date;
+}
+
+// ---- bulk payouts and beneficiary verification (CONTRACT.md §10, §11) --------------------------------------
+
+export interface BulkPayoutInput {
+  /** Your unique reference for the batch (1–50 of `A-Z a-z 0-9 . _ -`): sending it again never pays twice. */
+  batchId: string;
+  /** 1 to 1,000 payouts, applied in order; each with its own senderId. */
+  items: PayoutInitiateInput[];
+  /** Check every item as a real run would, now, and record nothing. */
+  dryRun?: boolean;
+  /** All or nothing: if any item is refused, nothing is recorded and `BatchRejectedError` carries every verdict. */
+  atomic?: boolean;
+  /** Receives `payout.batch.completed` once every accepted item is final. */
+  callbackUrl?: string;
+}
+
+export interface BulkOptions extends CallOptions {
+  /**
+   * A batch with this batchId exists already: `'throw'` (default) a `ConflictError` whose `existing` is that
+   * batch's result, or `'return'` that result (resuming). A lost answer whose request did land always returns it.
+   */
+  onDuplicate?: 'throw' | 'return';
+}
+
+/** One item's verdict: `code` 2000 (initiated, or would be in a dry run) or the code a single initiation gets. */
+export interface BulkItemVerdict {
+  index: number;
+  senderId: string;
+  code: number;
+  message: string;
+  /** True when the item passed (code 2000). */
+  ok: boolean;
+  /** The payout, when one was created (never in a dry run or a refused atomic batch). */
+  transactionId: string | null;
+  status: PayoutStatus | null;
+}
+
+export interface BulkSummary {
+  accepted: number;
+  refused: number;
+  amountAccepted: Amount;
+}
+
+export interface BulkResult {
+  batchId: string;
+  dryRun: boolean;
+  atomic: boolean;
+  summary: BulkSummary;
+  items: BulkItemVerdict[];
+}
+
+export interface BulkStatusSummary extends BulkSummary {
+  items: number;
+  /** How many of the batch's payouts are in each status. */
+  byStatus: Partial<Record<PayoutStatus, number>>;
+}
+
+export interface BulkStatusItem extends BulkItemVerdict {
+  utr: string | null;
+  statusMessage: string | null;
+}
+
+export interface BulkStatus {
+  batchId: string;
+  atomic: boolean;
+  createdAt: Date;
+  /** When every accepted item became final; null until then. */
+  completedAt: Date | null;
+  summary: BulkStatusSummary;
+  /** One page of items (200); pass `nextCursor` for the next. */
+  items: BulkStatusItem[];
+  nextCursor: string | null;
+}
+
+export interface BulkStatusOptions extends CallOptions {
+  cursor?: string;
+}
+
+export interface BeneficiaryVerifyInput {
+  name: string;
+  accountNumber: string;
+  ifsc: string;
+}
+
+export interface BeneficiaryVerification {
+  verificationId: string;
+  accountStatus: 'VALID' | 'INVALID';
+  /** The account holder's name at the bank; empty when INVALID. */
+  nameAtBank: string;
+  /** 0–100. */
+  nameMatchScore: number;
+  nameMatchResult: NameMatchResult;
+  bankName: string;
+  utr: string;
+  createdAt: Date;
 }

@@ -1,9 +1,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { DecryptError, decryptJsonObject, WEBHOOK_EVENT_TYPES, type Scheme } from '@payrail/protocol';
+import {
+  DecryptError,
+  decryptJsonObject,
+  verifyBodySignature,
+  WEBHOOK_EVENT_TYPES,
+  type Scheme,
+} from '@payrail/protocol';
 import type { Core } from './core.ts';
 import { ConfigurationError, WebhookVerificationError } from './errors.ts';
-import { ShapeError, toCollection, toPayout } from './mapping.ts';
-import type { VerifyOptions, WebhookEvent, WebhookEventType, WebhookHeaders } from './types.ts';
+import { ShapeError, toBatchCompleted, toCollection, toPayout } from './mapping.ts';
+import type { PayoutEventType, VerifyOptions, WebhookEvent, WebhookEventType, WebhookHeaders } from './types.ts';
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
 
@@ -49,7 +55,8 @@ export class Webhooks {
   constructor(private readonly core: Core) {}
 
   /**
-   * Checks a delivery and returns its event with `data` decrypted and typed, or throws
+   * Checks a delivery (its Standard Webhooks headers, or when they are absent its `X-Signature`) and returns
+   * its event with `data` decrypted and typed, or throws
    * `WebhookVerificationError` (`reason`: missing_headers, signature, stale, malformed, undecryptable).
    * Pass the body exactly as received (the raw text or bytes, before any JSON parsing).
    */
@@ -83,28 +90,39 @@ export async function verifyDelivery(
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
-  if (!id || !timestamp || !signatures) {
+  const xSignature = header(headers, 'x-signature');
+  // Standard Webhooks headers when present (they also date the delivery); else the plain body HMAC.
+  const standard = Boolean(id && timestamp && signatures);
+  if (!standard && !xSignature) {
     throw new WebhookVerificationError(
       'missing_headers',
-      'The delivery lacks webhook-id, webhook-timestamp or webhook-signature',
+      'The delivery lacks webhook-id, webhook-timestamp and webhook-signature, and X-Signature',
     );
   }
   if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
     throw new WebhookVerificationError('malformed', 'Pass the raw body (string or bytes), not a parsed object');
   }
   const body = bytesOf(rawBody);
-  if (!verifySignature(options.secret, id, timestamp, body, signatures)) {
-    throw new WebhookVerificationError('signature', 'The webhook signature does not match');
-  }
-  if (!/^\d{1,12}$/.test(timestamp)) throw new WebhookVerificationError('malformed', 'webhook-timestamp is not a time');
-  const signedAt = Number(timestamp) * 1000;
-  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  const now = (options.now ?? new Date()).getTime();
-  if (Math.abs(now - signedAt) > tolerance * 1000) {
-    throw new WebhookVerificationError(
-      'stale',
-      `The delivery was signed ${Math.round((now - signedAt) / 1000)} s ago, beyond the ${tolerance} s allowed`,
-    );
+  let signedAt: number | null = null;
+  if (standard) {
+    if (!verifySignature(options.secret, id as string, timestamp as string, body, signatures as string)) {
+      throw new WebhookVerificationError('signature', 'The webhook signature does not match');
+    }
+    if (!/^\d{1,12}$/.test(timestamp as string)) {
+      throw new WebhookVerificationError('malformed', 'webhook-timestamp is not a time');
+    }
+    signedAt = Number(timestamp) * 1000;
+    const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+    const now = (options.now ?? new Date()).getTime();
+    if (Math.abs(now - signedAt) > tolerance * 1000) {
+      throw new WebhookVerificationError(
+        'stale',
+        `The delivery was signed ${Math.round((now - signedAt) / 1000)} s ago, beyond the ${tolerance} s allowed`,
+      );
+    }
+  } else if (!verifyBodySignature(options.secret, body, xSignature)) {
+    // X-Signature carries no time: deduplicate by the event id to be safe against replays.
+    throw new WebhookVerificationError('signature', 'The X-Signature does not match');
   }
 
   let event: Record<string, unknown>;
@@ -114,7 +132,9 @@ export async function verifyDelivery(
     throw new WebhookVerificationError('malformed', 'The body is not JSON');
   }
   const type = event?.type as WebhookEventType;
-  if (event?.id !== id || !WEBHOOK_EVENT_TYPES.includes(type) || typeof event.data !== 'string') {
+  const eventId = standard ? id : event?.id;
+  const wellFormed = typeof eventId === 'string' && event?.id === eventId && typeof event.data === 'string';
+  if (!wellFormed || !WEBHOOK_EVENT_TYPES.includes(type)) {
     throw new WebhookVerificationError('malformed', 'The body is not a Payrail event for this webhook-id');
   }
 
@@ -134,9 +154,11 @@ export async function verifyDelivery(
 
   const createdAt = new Date(String(event.created_at));
   try {
-    const base = { id, createdAt, timestamp: new Date(signedAt) };
+    // With X-Signature alone the delivery carries no signing time: the event's own time stands in.
+    const base = { id: eventId as string, createdAt, timestamp: signedAt === null ? createdAt : new Date(signedAt) };
+    if (type === 'payout.batch.completed') return { ...base, type, kind: 'batch', data: toBatchCompleted(data) };
     return type.startsWith('payout.')
-      ? { ...base, type: type as Extract<WebhookEventType, `payout.${string}`>, kind: 'payout', data: toPayout(data) }
+      ? { ...base, type: type as PayoutEventType, kind: 'payout', data: toPayout(data) }
       : {
           ...base,
           type: type as Extract<WebhookEventType, `collection.${string}`>,

@@ -73,7 +73,7 @@ describe('webhooks.verify', () => {
     for (const scheme of ['v1', 'v2'] as const) {
       const event = await clientFor(t.url, legacy, { scheme }).webhooks.verify(legacyHook.body, legacyHook.headers);
       expect(event.kind).toBe('payout');
-      expect(event.data.status).toBe('SUCCESS');
+      expect(event.kind === 'payout' && event.data.status).toBe('SUCCESS');
     }
   });
 
@@ -90,8 +90,26 @@ describe('webhooks.verify', () => {
       clientFor(t.url, { ...m, webhook_secret: legacy.webhook_secret }).webhooks.verify(hook.body, hook.headers),
       'signature',
     );
-    const { 'webhook-signature': _dropped, ...unsigned } = hook.headers;
+    const { 'webhook-signature': _dropped, 'x-signature': _alsoDropped, ...unsigned } = hook.headers;
     await rejection(payrail.webhooks.verify(hook.body, unsigned), 'missing_headers');
+  });
+
+  it('verifies by X-Signature alone when the Standard Webhooks headers are absent', async () => {
+    const payrail = clientFor(t.url, m);
+    const xOnly = { 'x-signature': hook.headers['x-signature'], 'content-type': 'application/json' };
+    const event = (await payrail.webhooks.verify(hook.body, xOnly)) as PayoutEvent;
+    expect(event).toMatchObject({ id: hook.headers['webhook-id'], type: 'payout.success', kind: 'payout' });
+    expect(event.data.status).toBe('SUCCESS');
+    await rejection(payrail.webhooks.verify(hook.body.replace('payout.success', 'payout.failed'), xOnly), 'signature');
+    await rejection(payrail.webhooks.verify(hook.body, { 'x-signature': '' }), 'missing_headers');
+    for (const junk of ['sha256=', 'sha256=00', 'garbage', 'sha256=' + 'f'.repeat(64)]) {
+      await rejection(payrail.webhooks.verify(hook.body, { 'x-signature': junk }), 'signature');
+    }
+    // Another merchant's secret does not verify it.
+    await rejection(
+      clientFor(t.url, { ...m, webhook_secret: legacy.webhook_secret }).webhooks.verify(hook.body, xOnly),
+      'signature',
+    );
   });
 
   it('refuses a stale delivery, unless the age check is relaxed', async () => {

@@ -122,7 +122,6 @@ function Collections() {
     <${MoreButton} paged=${list} />`;
 }
 
-// Webhook secret rotation (the `secret` notice below) waits for the rotation service with 24 h of dual signing.
 function Webhooks() {
   const list = usePaged((cursor) => api('GET', `${BASE}/webhooks/deliveries${qs({ cursor })}`), []);
   const [secret, setSecret] = useState(null);
@@ -136,6 +135,10 @@ function Webhooks() {
       <p>Deliveries are signed with the old and the new secret for 24 hours.</p>
       <button type="button" onClick=${() => setSecret(null)}>I have stored it</button></${Notice}>`
     }
+    <div class="actions">
+      <${ActionButton} className="secondary" confirmText="Issue a new webhook secret? The old one keeps signing for 24 hours."
+        action=${async () => setSecret((await api('POST', `${BASE}/webhook-secret/rotate`)).webhook_secret)}>Rotate webhook secret</${ActionButton}>
+    </div>
     <${ErrorNotice} error=${list.error} />
     <${Table}
       caption="Your webhook deliveries"

@@ -1,4 +1,5 @@
 import { parseRupees } from '@payrail/protocol';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 export type Mode = 'sandbox' | 'live';
@@ -56,6 +57,15 @@ export interface Config {
    * simulated money and payouts stay). Refused by default (docs/operations.md).
    */
   allowSandboxDataInLive: boolean;
+  /** Time limit of a webhook's DNS lookup, inside the delivery timeout (never more than it). */
+  webhookDnsTimeoutMs: number;
+  /**
+   * PAYRAIL_TRUST_PROXY: which proxies' X-Forwarded-For gives the client address (Fastify `trustProxy`):
+   * false (trust nothing), true (any), a hop count, or addresses/CIDRs.
+   */
+  trustProxy: boolean | number | string[];
+  /** Failed admin authentications allowed per client address in a 15-minute window. */
+  adminFailuresPerAddress: number;
 }
 
 export class ConfigError extends Error {
@@ -126,6 +136,42 @@ function publicUrl(env: NodeJS.ProcessEnv): string | undefined {
   return raw.replace(/\/+$/, '');
 }
 
+/** Proxy-addr's names for address ranges, accepted in PAYRAIL_TRUST_PROXY beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** PAYRAIL_TRUST_PROXY (CONTRACT.md §9): unset = trust nothing; `true`, a hop count, or addresses/CIDRs. */
+export function parseTrustProxy(raw: string | undefined): boolean | number | string[] {
+  const text = (raw ?? '').trim();
+  if (text === '' || text.toLowerCase() === 'false') return false;
+  if (text.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(',').map((s) => s.trim());
+  for (const entry of entries) {
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = isIP(address ?? '');
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (PROXY_RANGE_NAMES.has(entry)) continue;
+    if (!family || !prefixOk || rest.length) {
+      throw new ConfigError(
+        'PAYRAIL_TRUST_PROXY',
+        `"${entry}" is not true, a hop count, an address, a CIDR or one of loopback, linklocal, uniquelocal`,
+      );
+    }
+  }
+  return entries;
+}
+
+/** Live mode: a configured admin token or JWT secret must be long enough not to be guessed (CONTRACT.md §9). */
+const MIN_SECRET_CHARS = 32;
+
+function liveSecret(env: NodeJS.ProcessEnv, name: string, mode: Mode): string | undefined {
+  const value = nonEmpty(env[name]);
+  if (mode === 'live' && value !== undefined && value.length < MIN_SECRET_CHARS) {
+    throw new ConfigError(name, `must be at least ${MIN_SECRET_CHARS} characters in live mode`);
+  }
+  return value;
+}
+
 const nonEmpty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -139,7 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: nonEmpty(env.REDIS_URL),
     redisPrefix: env.PAYRAIL_REDIS_PREFIX || 'payrail:',
     mode,
-    adminToken: nonEmpty(env.PAYRAIL_ADMIN_TOKEN),
+    adminToken: liveSecret(env, 'PAYRAIL_ADMIN_TOKEN', mode),
     sandboxStepMs: int(env, 'PAYRAIL_SANDBOX_STEP_MS', 1500),
     tokenTtlSeconds: int(env, 'PAYRAIL_TOKEN_TTL_SECONDS', 300, 1),
     rateLimitPerMinute: int(env, 'PAYRAIL_RATE_LIMIT_PER_MINUTE', 200, 1),
@@ -151,7 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs: int(env, 'PAYRAIL_WEBHOOK_TIMEOUT_MS', 10_000, 1),
     logLevel: env.LOG_LEVEL || 'info',
     collectionTtlMs: parseDurations('PAYRAIL_COLLECTION_TTL', env.PAYRAIL_COLLECTION_TTL || '30m')[0] as number,
-    jwtSecret: nonEmpty(env.PAYRAIL_JWT_SECRET),
+    jwtSecret: liveSecret(env, 'PAYRAIL_JWT_SECRET', mode),
     tokenFailuresPerKey: int(env, 'PAYRAIL_TOKEN_FAILURES_PER_KEY', 10, 1),
     tokenFailuresPerAddress: int(env, 'PAYRAIL_TOKEN_FAILURES_PER_ADDRESS', 50, 1),
     banksDown: bankCodes(env, 'PAYRAIL_BANKS_DOWN'),
@@ -168,5 +214,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbConnectTimeoutMs: int(env, 'PAYRAIL_DB_CONNECT_TIMEOUT_MS', 5_000),
     dbStatementTimeoutMs: int(env, 'PAYRAIL_DB_STATEMENT_TIMEOUT_MS', 15_000),
     allowSandboxDataInLive: bool(env, 'PAYRAIL_ALLOW_SANDBOX_DATA_IN_LIVE', false),
+    webhookDnsTimeoutMs: int(env, 'PAYRAIL_WEBHOOK_DNS_TIMEOUT_MS', 2000, 1),
+    trustProxy: parseTrustProxy(env.PAYRAIL_TRUST_PROXY),
+    adminFailuresPerAddress: int(env, 'PAYRAIL_ADMIN_FAILURES_PER_ADDRESS', 20, 1),
   };
 }

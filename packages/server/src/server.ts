@@ -6,9 +6,17 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { generateSecretToken } from './domain/credentials.ts';
 import { buildApp } from './http/app.ts';
-import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './http/CounterStore.ts';
+import {
+  FallbackCounterStore,
+  MemoryCounterStore,
+  RedisCounterStore,
+  type CounterStore,
+} from './store/CounterStore.ts';
 import { Metrics } from './observability/Metrics.ts';
-import { TokenThrottle } from './http/TokenThrottle.ts';
+import { ADMIN_FAILURE_WINDOW_MS, adminThrottled } from './http/plugins/adminAuth.ts';
+import { FailureThrottle } from './services/FailureThrottle.ts';
+import { HealthProbe } from './services/HealthProbe.ts';
+import { WebhookAdminService } from './services/WebhookAdminService.ts';
 import { SANDBOX_BANK_RULES, type BankRules } from './domain/bankRules.ts';
 import { PayoutStepper } from './jobs/PayoutStepper.ts';
 import { WebhookDispatcher } from './jobs/WebhookDispatcher.ts';
@@ -16,6 +24,10 @@ import { Worker } from './jobs/Worker.ts';
 import type { BankConnector } from './rails/BankConnector.ts';
 import { ManualRail } from './rails/ManualRail.ts';
 import { SandboxRail } from './rails/SandboxRail.ts';
+import type { AccountVerifier } from './rails/AccountVerifier.ts';
+import { SandboxAccountVerifier } from './rails/SandboxAccountVerifier.ts';
+import { BeneficiaryVerificationService } from './services/BeneficiaryVerificationService.ts';
+import { BulkPayoutService } from './services/BulkPayoutService.ts';
 import { BankDirectory } from './services/BankDirectory.ts';
 import { BankNotifications } from './services/BankNotifications.ts';
 import { checkDatabaseMode } from './services/databaseMode.ts';
@@ -32,8 +44,8 @@ import { CreditApprovalService } from './services/CreditApprovalService.ts';
 import { OperatorService } from './services/OperatorService.ts';
 import { StatsService } from './services/StatsService.ts';
 import { WalletStatementService } from './services/WalletStatementService.ts';
-import { WebhookAdminService } from './services/WebhookAdminService.ts';
-import { SignInThrottle } from './http/SignInThrottle.ts';
+import { SignInThrottle } from './services/SignInThrottle.ts';
+import { signInThrottled } from './http/plugins/operatorAuth.ts';
 import type { Database } from './store/Database.ts';
 import type { Job } from './store/repositories/JobRepository.ts';
 import { openDatabase } from './store/openDatabase.ts';
@@ -61,6 +73,11 @@ export interface ServerOptions {
   db?: Database;
   /** Replace the bank connector (tests of live-mode behaviour); default from PAYRAIL_MODE. */
   rail?: BankConnector;
+  /**
+   * Replace the account verifier (CONTRACT.md §11); default: the sandbox's in sandbox mode, none in live mode
+   * (verification then answers 4013 "not available"). Null means none.
+   */
+  accountVerifier?: AccountVerifier | null;
   /** Do not start the background worker (tests that drive it by hand). */
   noWorker?: boolean;
 }
@@ -108,28 +125,50 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     await db.query('UPDATE webhook_deliveries SET locked_until = NULL WHERE locked_until IS NOT NULL');
   }
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
-  const counters: CounterStore = redis ? new RedisCounterStore(redis, config.redisPrefix) : new MemoryCounterStore();
+  // An outage is survivable (counters fall back to process memory); say so in the log, not as an unhandled event.
+  redis?.on('error', (err: Error) => options.logger.warn({ err: err.message }, 'redis unreachable'));
+  // With Redis the failure counters are shared; while Redis is unreachable each instance counts alone.
+  const counters: CounterStore = redis
+    ? new FallbackCounterStore(redis, new RedisCounterStore(redis, config.redisPrefix), new MemoryCounterStore())
+    : new MemoryCounterStore();
   const admin = await resolveAdminToken(config);
   const metrics = new Metrics();
-  const tokens = await TokenService.create(db, config.tokenTtlSeconds, config.jwtSecret);
-  const merchants = new MerchantService(db);
-  const callbackPolicy = new CallbackPolicy(config.webhookAllowPrivate);
-  const throttle = new TokenThrottle(counters, config.tokenFailuresPerKey, config.tokenFailuresPerAddress);
+  const tokens = await TokenService.create(db, {
+    ttlSeconds: config.tokenTtlSeconds,
+    configuredSecret: config.jwtSecret,
+    counters,
+    failuresPerKey: config.tokenFailuresPerKey,
+    failuresPerAddress: config.tokenFailuresPerAddress,
+  });
+  const merchants = new MerchantService(db, (merchant) => tokens.merchantChanged(merchant));
+  const callbackPolicy = new CallbackPolicy(config.webhookAllowPrivate, {
+    dnsTimeoutMs: Math.min(config.webhookDnsTimeoutMs, config.webhookTimeoutMs),
+  });
   const rail = options.rail ?? (config.mode === 'sandbox' ? new SandboxRail(config.sandboxStepMs) : new ManualRail());
   // FAILED → REFUNDED is decided here for every rail: one sandbox step (CONTRACT.md §6), at once in live mode.
   const lifecycle = new PayoutLifecycle(rail, metrics, {
     refundDelayMs: config.mode === 'sandbox' ? config.sandboxStepMs : 0,
   });
   const bankNotifications = new BankNotifications(db, lifecycle);
+  const banks = new BankDirectory(config.mode === 'live');
+  const accountVerifier =
+    options.accountVerifier !== undefined
+      ? options.accountVerifier
+      : config.mode === 'sandbox'
+        ? new SandboxAccountVerifier()
+        : null;
+  const verification = new BeneficiaryVerificationService(db, accountVerifier, banks);
   const payouts = new PayoutService(
     db,
     rail,
     lifecycle,
     bankRulesFor(config),
-    new BankDirectory(config.mode === 'live'),
+    banks,
     callbackPolicy,
     metrics,
+    verification,
   );
+  const bulkPayouts = new BulkPayoutService(db, payouts, callbackPolicy, metrics);
   const payoutAdmin = new PayoutAdminService(db, lifecycle, config.mode);
   const collections = new CollectionService(db, callbackPolicy, metrics, {
     mode: config.mode,
@@ -155,25 +194,27 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   const app = await buildApp({
     config,
     logger: options.logger,
-    db,
+    health: new HealthProbe(db),
     metrics,
     adminToken: admin.token,
+    adminThrottle: new FailureThrottle(counters, ADMIN_FAILURE_WINDOW_MS, adminThrottled),
     tokens,
-    throttle,
+    webhookAdmin: new WebhookAdminService(db),
     merchants,
     callbackPolicy,
     payouts,
     payoutAdmin,
     collections,
+    bulkPayouts,
+    verification,
     redis,
     operators: new OperatorService(db),
-    consoleSessions: new ConsoleSessionService(db, tokens, config.consoleSessionTtlMs),
-    signInThrottle: new SignInThrottle(counters, config.consoleSignInFailures),
+    consoleSessions: new ConsoleSessionService(db, config.consoleSessionTtlMs),
+    signInThrottle: new SignInThrottle(counters, config.consoleSignInFailures, signInThrottled),
     audit: new AuditService(db),
     creditApproval: new CreditApprovalService(db, merchants, config.creditApprovalAbove),
     statements: new WalletStatementService(db),
     stats: new StatsService(db),
-    webhookAdmin: new WebhookAdminService(db),
   });
 
   let closed = false;

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import {
   PAYMENT_MODES,
   PAYOUT_STATUSES,
+  type BatchCompleted,
   type Collection,
   type PaymentMode,
   type Payout,
@@ -48,6 +49,23 @@ export function collectionView(c: Collection): string {
     ['Expires', c.expiresAt],
     ['Created', c.createdAt],
     ['Updated', c.updatedAt],
+  ]);
+}
+
+export function batchCompletedView(b: BatchCompleted): string {
+  const byStatus = Object.entries(b.summary.byStatus)
+    .filter(([, n]) => n)
+    .map(([status, n]) => `${status} ${n}`)
+    .join(', ');
+  return keyValues([
+    ['Batch ID', b.batchId],
+    [
+      'Items',
+      `${b.summary.items}: ${b.summary.accepted} accepted (${b.summary.amountAccepted} INR), ${b.summary.refused} refused`,
+    ],
+    ['Payouts', byStatus],
+    ['Created', b.createdAt],
+    ['Completed', b.completedAt],
   ]);
 }
 
@@ -102,7 +120,13 @@ function payoutCommands(program: Command) {
     .option('--timeout <seconds>', 'with --wait: give up after this long (exit 8)', secondsArg, 120)
     .option('--file <csv>', 'send every row of a CSV file (columns: see payrail payout send --help)')
     .option('--out <csv>', 'with --file: result file (default <file>.results.csv); also the resume state')
-    .option('--concurrency <n>', 'with --file: payouts in flight at once', positiveInt, 4)
+    .option('--dry-run', "with --file: print every row's verdict as the server would give it now; send nothing")
+    .option(
+      '--concurrency <n>',
+      'with --file: accepted for compatibility (rows go 1,000 per bulk request)',
+      positiveInt,
+      4,
+    )
     .addOption(new Option('--progress', 'with --file: draw the progress bar even when stderr is not a terminal'))
     .addOption(new Option('--no-progress', 'with --file: no progress bar'))
     .addHelpText(
@@ -113,10 +137,12 @@ CSV columns (header row required; names are case-insensitive):
   ifsc (or beneficiary_ifsc), payment_mode (default --mode), wallet_id (default --wallet),
   remarks, callback_url
 
-The result file gets one line per row as it completes: line, sender_id, outcome (sent, rejected or
-error), transaction_id, status, amount, code, message. Run the same command again after an interruption:
-rows already sent or rejected are skipped, the others are sent again with the same sender_id, so nothing is
-paid twice. Exit 0 when every row was sent, 9 when some were not.`,
+Rows go through the bulk API, up to 1,000 per request, in file order (each checked as a single payout would
+be, counting the rows before it). The result file gets one line per row: line, sender_id, outcome (sent,
+rejected or error), transaction_id, status, amount, code, message, batch_id. Run the same command again after
+an interruption: rows already sent or rejected are skipped, the others are sent again under a batch_id derived
+from the file and the chunk, so nothing is paid twice. --dry-run prints every row's verdict and sends nothing.
+Exit 0 when every row was sent (or would be), 9 when some were not.`,
     )
     .action(async (opts, cmd: Command) => {
       const out = output(cmd);
@@ -128,6 +154,7 @@ paid twice. Exit 0 when every row was sent, 9 when some were not.`,
           wallet: opts.wallet,
           mode: opts.mode,
           concurrency: opts.concurrency,
+          dryRun: opts.dryRun,
           progress: opts.progress,
         });
         if (code !== Exit.ok) throw new ExitWith(code);
@@ -359,7 +386,11 @@ function webhookCommands(program: Command) {
               ['Created', event.createdAt],
             ]),
             '',
-            event.kind === 'payout' ? payoutView(event.data) : collectionView(event.data),
+            event.kind === 'payout'
+              ? payoutView(event.data)
+              : event.kind === 'batch'
+                ? batchCompletedView(event.data)
+                : collectionView(event.data),
           ].join('\n'),
         );
       },

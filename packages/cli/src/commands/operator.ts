@@ -234,6 +234,37 @@ function merchantCommands(program: Command) {
         ]),
       );
     });
+
+  merchant
+    .command('list')
+    .description('List merchants (no secrets), newest first')
+    .option('-q, --search <text>', 'an exact merchant ID, or part of the name (any case)')
+    .addOption(
+      new Option('--status <status>', 'only active or only suspended merchants').choices(['active', 'suspended']),
+    )
+    .option('--limit <n>', 'page size (1-200, default 50)', positiveInt)
+    .option('--cursor <cursor>', 'the next_cursor of the previous page')
+    .option('--all', 'follow every page')
+    .action(async (opts: { search?: string; status?: string; limit?: number; cursor?: string; all?: boolean }, cmd) => {
+      const page = await (
+        await adminClient(cmd)
+      ).list(
+        '/admin/v1/merchants',
+        { q: opts.search, status: opts.status, limit: opts.limit, cursor: opts.cursor },
+        Boolean(opts.all),
+      );
+      output(cmd).result(page, () =>
+        page.data.length === 0
+          ? 'No merchants.'
+          : table(page.data, [
+              ['MERCHANT', (m) => s(m.merchant_id)],
+              ['NAME', (m) => s(m.name)],
+              ['STATUS', (m) => s(m.status)],
+              ['WALLETS', (m) => ((m.wallets as Row[] | undefined) ?? []).length],
+              ['CREATED', (m) => s(m.created_at)],
+            ]) + listFooter(page),
+      );
+    });
 }
 
 function walletCommands(program: Command) {

@@ -7,6 +7,9 @@ export interface Merchant {
   apiKey: string;
   secretKey: string;
   webhookSecret: string;
+  /** The secret replaced by the last webhook-secret rotation, still signing until the expiry beside it. */
+  previousWebhookSecret: string | null;
+  previousWebhookSecretExpiresAt: Date | null;
   credentialsVersion: number;
   /** Allowances in paise; null means unlimited. */
   dailyLimit: bigint | null;
@@ -14,6 +17,9 @@ export interface Merchant {
   collectionCallbackUrl: string | null;
   upiVpa: string | null;
   upiPayeeName: string | null;
+  /** CONTRACT.md §11: `required` makes every initiation verify the beneficiary (4013 below the minimum score). */
+  beneficiaryVerification: 'off' | 'required';
+  minNameMatchScore: number;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -39,6 +39,8 @@ export interface Payout {
   failureReason: string | null;
   istDay: string;
   istMonth: string;
+  /** The merchant's batch_id when the payout came from a bulk request (CONTRACT.md §10). */
+  batchId?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

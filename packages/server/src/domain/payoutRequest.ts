@@ -76,6 +76,45 @@ export function parsePayoutFields(
   if ((amount as bigint) < limits.min) reject(PayoutCodes.amountBelowMinimum);
   if ((amount as bigint) > limits.max) reject(PayoutCodes.amountAboveMaximum);
 
+  const beneficiary = checkBeneficiary(plain, ifscKnown);
+  const remarks = plain.remarks ?? '';
+  // A NUL character cannot be stored as text: it is an invalid remarks, not a malformed request.
+  if (typeof remarks !== 'string' || remarks.length > MAX_REMARKS_LENGTH || remarks.includes('\u0000')) {
+    reject(PayoutCodes.invalidField, `Invalid remarks: text of at most ${MAX_REMARKS_LENGTH} characters`);
+  }
+  const callbackUrl = plain.callback_url ?? null;
+  if (callbackUrl !== null && (typeof callbackUrl !== 'string' || callbackUrl.length > MAX_CALLBACK_URL_LENGTH)) {
+    reject(
+      PayoutCodes.invalidField,
+      `Invalid callback_url: an http(s) URL of at most ${MAX_CALLBACK_URL_LENGTH} characters`,
+    );
+  }
+  return {
+    paymentMode,
+    amount: amount as bigint,
+    beneficiaryName: beneficiary.name,
+    accountNumber: beneficiary.accountNumber,
+    ifsc: beneficiary.ifsc,
+    remarks: remarks as string,
+    callbackUrl: callbackUrl === '' ? null : (callbackUrl as string | null),
+  };
+}
+
+export interface BeneficiaryFields {
+  name: string;
+  accountNumber: string;
+  ifsc: string;
+}
+
+/**
+ * The beneficiary checks of an initiation, in the contract's order: name (4003), IFSC (4007), account number
+ * (4008). Nested under `beneficiary` or flat at the top level. Beneficiary verification (CONTRACT.md §11) uses the
+ * same function, so a name, IFSC or account accepted by one is accepted by the other.
+ */
+export function checkBeneficiary(
+  plain: Record<string, unknown>,
+  ifscKnown: (ifsc: string) => boolean = () => true,
+): BeneficiaryFields {
   const nested = plain.beneficiary;
   const source: Record<string, unknown> =
     nested !== undefined && nested !== null && typeof nested === 'object' && !Array.isArray(nested)
@@ -92,25 +131,5 @@ export function parsePayoutFields(
     reject(PayoutCodes.invalidAccountNumber, 'Invalid account number: 9-18 digits');
   }
 
-  const remarks = plain.remarks ?? '';
-  // A NUL character cannot be stored as text: it is an invalid remarks, not a malformed request.
-  if (typeof remarks !== 'string' || remarks.length > MAX_REMARKS_LENGTH || remarks.includes('\u0000')) {
-    reject(PayoutCodes.invalidField, `Invalid remarks: text of at most ${MAX_REMARKS_LENGTH} characters`);
-  }
-  const callbackUrl = plain.callback_url ?? null;
-  if (callbackUrl !== null && (typeof callbackUrl !== 'string' || callbackUrl.length > MAX_CALLBACK_URL_LENGTH)) {
-    reject(
-      PayoutCodes.invalidField,
-      `Invalid callback_url: an http(s) URL of at most ${MAX_CALLBACK_URL_LENGTH} characters`,
-    );
-  }
-  return {
-    paymentMode,
-    amount: amount as bigint,
-    beneficiaryName: (name as string).trim(),
-    accountNumber: account as string,
-    ifsc: ifsc as string,
-    remarks: remarks as string,
-    callbackUrl: callbackUrl === '' ? null : (callbackUrl as string | null),
-  };
+  return { name: (name as string).trim(), accountNumber: account as string, ifsc: ifsc as string };
 }

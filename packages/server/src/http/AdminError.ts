@@ -4,6 +4,8 @@ export class AdminError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Sent as Retry-After (a throttled request). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'AdminError';

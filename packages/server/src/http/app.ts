@@ -3,13 +3,17 @@ import type { Redis } from 'ioredis';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import type { BeneficiaryVerificationService } from '../services/BeneficiaryVerificationService.ts';
+import type { BulkPayoutService } from '../services/BulkPayoutService.ts';
 import type { CallbackPolicy } from '../services/CallbackPolicy.ts';
 import type { CollectionService } from '../services/CollectionService.ts';
 import type { MerchantService } from '../services/MerchantService.ts';
 import type { PayoutAdminService } from '../services/PayoutAdminService.ts';
 import type { PayoutService } from '../services/PayoutService.ts';
 import type { TokenService } from '../services/TokenService.ts';
-import type { Database } from '../store/Database.ts';
+import type { FailureThrottle } from '../services/FailureThrottle.ts';
+import type { HealthProbe } from '../services/HealthProbe.ts';
+import type { WebhookAdminService } from '../services/WebhookAdminService.ts';
 import type { Metrics } from '../observability/Metrics.ts';
 import type { AuditService } from '../services/AuditService.ts';
 import type { ConsoleSessionService } from '../services/ConsoleSessionService.ts';
@@ -17,7 +21,6 @@ import type { CreditApprovalService } from '../services/CreditApprovalService.ts
 import type { OperatorService } from '../services/OperatorService.ts';
 import type { StatsService } from '../services/StatsService.ts';
 import type { WalletStatementService } from '../services/WalletStatementService.ts';
-import type { WebhookAdminService } from '../services/WebhookAdminService.ts';
 import { registerOperatorAuth } from './plugins/operatorAuth.ts';
 import { adminAuditRoutes } from './routes/adminAuditRoutes.ts';
 import { adminConsoleRoutes } from './routes/adminConsoleRoutes.ts';
@@ -26,11 +29,14 @@ import { adminOperatorRoutes } from './routes/adminOperatorRoutes.ts';
 import { consoleMerchantRoutes } from './routes/consoleMerchantRoutes.ts';
 import { consoleSessionRoutes } from './routes/consoleSessionRoutes.ts';
 import { consoleStaticRoutes } from './routes/consoleStaticRoutes.ts';
-import type { SignInThrottle } from './SignInThrottle.ts';
+import type { SignInThrottle } from '../services/SignInThrottle.ts';
+import { registerBodyParsing } from './plugins/bodyParsing.ts';
 import { frameworkErrorHandler, registerErrorHandler } from './plugins/errorHandler.ts';
 import { registerGracefulClose } from './plugins/gracefulClose.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { adminBatchRoutes } from './routes/adminBatchRoutes.ts';
 import { adminCollectionRoutes } from './routes/adminCollectionRoutes.ts';
+import { bulkRoutes } from './routes/bulkRoutes.ts';
 import { adminMerchantRoutes } from './routes/adminMerchantRoutes.ts';
 import { adminPayoutRoutes } from './routes/adminPayoutRoutes.ts';
 import { adminWebhookRoutes } from './routes/adminWebhookRoutes.ts';
@@ -40,22 +46,25 @@ import { StatusRateLimit } from './StatusRateLimit.ts';
 import { collectionRoutes } from './routes/collectionRoutes.ts';
 import { healthRoutes } from './routes/healthRoutes.ts';
 import { tokenRoutes } from './routes/tokenRoutes.ts';
-import type { TokenThrottle } from './TokenThrottle.ts';
 import './routeContext.ts';
 
 export interface AppDeps {
   config: Config;
   logger: Logger;
-  db: Database;
+  health: HealthProbe;
   metrics: Metrics;
   adminToken: string;
+  /** Counts failed admin authentications per client address. */
+  adminThrottle: FailureThrottle;
   tokens: TokenService;
-  throttle: TokenThrottle;
+  webhookAdmin: WebhookAdminService;
   merchants: MerchantService;
   callbackPolicy: CallbackPolicy;
   payouts: PayoutService;
   payoutAdmin: PayoutAdminService;
   collections: CollectionService;
+  bulkPayouts: BulkPayoutService;
+  verification: BeneficiaryVerificationService;
   /** Shared rate-limit counters; in-process memory when null. */
   redis: Redis | null;
   /** The console (CONTRACT.md §12). */
@@ -66,8 +75,11 @@ export interface AppDeps {
   creditApproval: CreditApprovalService;
   statements: WalletStatementService;
   stats: StatsService;
-  webhookAdmin: WebhookAdminService;
 }
+
+/** A hop count trusts that many proxies nearest to us (Fastify's types know no number; its runtime does this). */
+const trustProxyOption = (value: boolean | number | string[]) =>
+  typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -76,8 +88,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
-    // Behind a proxy the operator sets this; the address feeds the token-failure limit.
-    trustProxy: false,
+    // PAYRAIL_TRUST_PROXY: which proxies' X-Forwarded-For names the client (the failure throttles count by it).
+    trustProxy: trustProxyOption(deps.config.trustProxy),
     requestIdHeader: 'x-request-id',
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     frameworkErrors: frameworkErrorHandler,
@@ -98,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerErrorHandler(app);
   registerGracefulClose(app);
+  registerBodyParsing(app);
 
   await registerOpenApi(app);
 
@@ -119,6 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   tokenRoutes(app, deps);
   payoutRoutes(app, { ...deps, statusRateLimit });
   collectionRoutes(app, { ...deps, statusRateLimit });
+  bulkRoutes(app, { ...deps, statusRateLimit });
   if (deps.config.mode === 'sandbox') sandboxRoutes(app, deps);
 
   await app.register(async (admin) => {
@@ -135,6 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     adminAuditRoutes(admin, deps);
     adminCreditRequestRoutes(admin, deps);
     adminConsoleRoutes(admin, deps);
+    adminBatchRoutes(admin, deps);
   });
 
   consoleSessionRoutes(app, deps);

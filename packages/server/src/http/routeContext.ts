@@ -17,6 +17,8 @@ declare module 'fastify' {
     role?: OperatorRole;
     /** The action name this route has in the audit log (default: method and route). */
     audit?: string;
+    /** The code a body over this route's size limit gets (default: Common.bodyTooLarge). */
+    bodyTooLarge?: CodeDef;
   }
   interface FastifyInstance {
     routeTable: { method: string; url: string; hidden: boolean }[];

@@ -1,7 +1,10 @@
-import { encryptJson, signWebhook, type WebhookEventWire } from '@payrail/protocol';
+import { encryptJson, signBody, signWebhook, type WebhookEventWire } from '@payrail/protocol';
 import type { Logger } from 'pino';
+import { callbackUrlProblem } from '../domain/callbackUrl.ts';
+import { webhookSigningSecrets } from '../domain/webhookSigningSecrets.ts';
 import type { Metrics } from '../observability/Metrics.ts';
 import type { CallbackPolicy } from '../services/CallbackPolicy.ts';
+import { SERVER_VERSION } from '../serverVersion.ts';
 import type { Database } from '../store/Database.ts';
 import { MerchantRepository } from '../store/repositories/MerchantRepository.ts';
 import {
@@ -9,18 +12,21 @@ import {
   type WebhookAttempt,
   type WebhookDelivery,
 } from '../store/repositories/WebhookRepository.ts';
+import { postWebhook } from './postWebhook.ts';
 
 export interface DispatcherOptions {
   retryScheduleMs: number[];
   timeoutMs: number;
 }
 
-const USER_AGENT = 'Payrail-Webhooks/1.0';
+const USER_AGENT = `Payrail-Webhook/${SERVER_VERSION}`;
 
 /**
  * Sends one claimed delivery per Standard Webhooks and records the attempt: 2xx within the timeout is
- * delivered; anything else is retried on the schedule until it runs out, then the delivery is failed.
- * `data` is encrypted at send time with the merchant's current keys and the transaction's scheme.
+ * delivered; anything else (a 3xx included: redirects are not followed) is retried on the schedule until it
+ * runs out, then the delivery is failed. `data` is encrypted at send time with the merchant's current keys and
+ * the transaction's scheme, and the body is signed at send time with the secrets valid then (both during a
+ * rotation). The connection goes only to addresses the callback policy checked (see `CallbackPolicy`).
  */
 export class WebhookDispatcher {
   constructor(
@@ -45,7 +51,14 @@ export class WebhookDispatcher {
     const attemptsSoFar = delivery.attempts + 1;
     const retryInMs = ok ? null : (this.options.retryScheduleMs[attemptsSoFar - 1] ?? null);
     const state = ok ? 'delivered' : retryInMs === null ? 'failed' : 'pending';
-    await WebhookRepository.recordAttempt(this.db, delivery.id, attempt, { state, retryInMs });
+    if (!(await WebhookRepository.recordAttempt(this.db, delivery, attempt, { state, retryInMs }))) {
+      // Our lease expired and another claim (or an operator replay) owns the delivery now: its outcome wins.
+      this.logger.warn(
+        { delivery: delivery.id, status: attempt.httpStatus, error: attempt.error },
+        'webhook attempt not recorded: lease lost',
+      );
+      return;
+    }
     this.metrics.webhookAttempts.inc({ outcome: ok ? 'delivered' : state === 'failed' ? 'gave_up' : 'retry' });
     this.logger.info(
       { delivery: delivery.id, type: delivery.type, attempt: attemptsSoFar, status: attempt.httpStatus, state },
@@ -56,27 +69,43 @@ export class WebhookDispatcher {
   private async send(delivery: WebhookDelivery): Promise<number> {
     const merchant = await MerchantRepository.findById(this.db, delivery.merchantId);
     if (!merchant) throw new Error('merchant no longer exists');
-    const problem = await this.policy.check(delivery.url);
+    const problem = callbackUrlProblem(delivery.url);
     if (problem) throw new Error(`callback URL refused by policy: ${problem}`);
+    const url = new URL(delivery.url);
+    // One time limit for the whole attempt: DNS (which also has its own, shorter one), connect, answer.
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    const addresses = await abortable(this.policy.addressesFor(url.hostname), signal).catch((err: Error) => {
+      throw err.name === 'EgressRefused' ? new Error(`callback URL refused by policy: ${err.message}`) : err;
+    });
     const event: WebhookEventWire = {
       id: delivery.id,
       type: delivery.type,
       created_at: delivery.createdAt.toISOString(),
       data: encryptJson(JSON.parse(delivery.snapshot), delivery.scheme, merchant),
     };
+    // Compact JSON: a receiver that re-serialises the parsed body gets these very bytes.
     const body = JSON.stringify(event);
-    const headers = signWebhook(merchant.webhookSecret, delivery.id, new Date(), body);
-    const res = await fetch(delivery.url, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(this.options.timeoutMs),
-    });
-    // Drain so the connection can be reused; the receiver's body is not kept.
-    await res.arrayBuffer().catch(() => undefined);
-    return res.status;
+    const now = new Date();
+    const secrets = webhookSigningSecrets(merchant, now);
+    const headers = {
+      ...signWebhook(secrets, delivery.id, now, body),
+      'x-signature': signBody(secrets, body),
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+    };
+    const answer = await postWebhook(url, headers, body, { addresses, signal });
+    return answer.status;
   }
+}
+
+/** Rejects with the signal's reason when it aborts first. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function describe(err: unknown, timeoutMs: number): string {

@@ -123,9 +123,13 @@ export class Worker {
       const delay = Math.min(1000 * 2 ** Math.min(job.attempts - 1, 16), 300_000);
       this.logger.warn({ err, job: job.kind, subject: job.subjectId, attempt: job.attempts }, 'job failed; retrying');
       const message = (err as Error).message;
-      await JobRepository.retryLater(this.db, job, delay, message).catch(() => {
+      const kept = await JobRepository.retryLater(this.db, job, delay, message).catch(() => {
+        // The database is unreachable: remember the job and re-queue it at the first pass that reaches it.
         this.unreleased.set(job.id, { job, delayMs: delay, error: message });
+        return true;
       });
+      // Lost lease: another claim, a reschedule or a completion owns the job now; leave it to them.
+      if (!kept) this.logger.warn({ job: job.kind, subject: job.subjectId }, 'job retry not recorded: lease lost');
     }
   }
 }

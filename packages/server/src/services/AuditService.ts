@@ -1,6 +1,8 @@
 import type { Database } from '../store/Database.ts';
 import { AuditRepository, type AuditEntry, type NewAuditEntry } from '../store/repositories/AuditRepository.ts';
 
+export type { AuditEntry };
+
 /** The audit log of operator (and merchant console) actions. */
 export class AuditService {
   constructor(private readonly db: Database) {}

@@ -10,6 +10,8 @@ import { BalanceOverflow, DuplicateEntry } from '../store/repositories/LedgerRep
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 import type { CreditResult, MerchantService } from './MerchantService.ts';
 
+export type { CreditRequest, CreditRequestStatus };
+
 export type CreditOutcome =
   { kind: 'credited'; result: CreditResult } | { kind: 'pending'; request: CreditRequest } | { kind: 'not_found' };
 

@@ -1,10 +1,17 @@
 import { generateCredentials, generateWebhookSecret } from '../domain/credentials.ts';
 import { newId } from '../domain/ids.ts';
 import type { Merchant, Wallet } from '../domain/Merchant.ts';
+import { WEBHOOK_SECRET_OVERLAP_MS } from '../domain/webhookSigningSecrets.ts';
 import type { Database, Queryable } from '../store/Database.ts';
 import { BalanceOverflow, DuplicateEntry, LedgerRepository } from '../store/repositories/LedgerRepository.ts';
-import { MerchantRepository, type MerchantPatch } from '../store/repositories/MerchantRepository.ts';
+import {
+  MerchantRepository,
+  type MerchantPageQuery,
+  type MerchantPatch,
+} from '../store/repositories/MerchantRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
+
+export type { MerchantPatch };
 
 export interface CreatedMerchant {
   merchant: Merchant;
@@ -29,13 +36,24 @@ export class CreditRefused extends Error {
   }
 }
 
+export interface RotatedWebhookSecret {
+  merchantId: string;
+  webhookSecret: string;
+  /** Until when the replaced secret still signs deliveries (beside the new one). */
+  previousSecretExpiresAt: Date;
+}
+
 /** Operator-side management of merchants, their credentials and wallets. */
 export class MerchantService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** Told of new credentials (creation, rotation), so the token service's V1 index needs no reload. */
+    private readonly onKeysChanged: (merchant: Merchant) => void = () => undefined,
+  ) {}
 
   async create(name: string): Promise<CreatedMerchant> {
     const { apiKey, secretKey } = generateCredentials();
-    return this.db.transaction(async (tx) => {
+    const created = await this.db.transaction(async (tx) => {
       const merchant = await MerchantRepository.insert(tx, {
         id: newId('merchant'),
         name,
@@ -46,6 +64,8 @@ export class MerchantService {
       const wallet = await WalletRepository.insert(tx, newId('wallet'), merchant.id);
       return { merchant, wallet };
     });
+    this.onKeysChanged(created.merchant);
+    return created;
   }
 
   get(id: string): Promise<Merchant | null> {
@@ -62,7 +82,28 @@ export class MerchantService {
 
   async rotateCredentials(id: string): Promise<Merchant | null> {
     const { apiKey, secretKey } = generateCredentials();
-    return MerchantRepository.rotateCredentials(this.db, id, apiKey, secretKey);
+    const merchant = await MerchantRepository.rotateCredentials(this.db, id, apiKey, secretKey);
+    if (merchant) this.onKeysChanged(merchant);
+    return merchant;
+  }
+
+  /**
+   * Issues a new webhook secret. For 24 hours every delivery is signed with both the new secret and the one
+   * current just before this call (so receivers can switch at their pace); after that only the new one.
+   */
+  async rotateWebhookSecret(id: string): Promise<RotatedWebhookSecret | null> {
+    const merchant = await MerchantRepository.rotateWebhookSecret(
+      this.db,
+      id,
+      generateWebhookSecret(),
+      WEBHOOK_SECRET_OVERLAP_MS,
+    );
+    if (!merchant) return null;
+    return {
+      merchantId: merchant.id,
+      webhookSecret: merchant.webhookSecret,
+      previousSecretExpiresAt: merchant.previousWebhookSecretExpiresAt as Date,
+    };
   }
 
   async createWallet(merchantId: string): Promise<Wallet | null> {
@@ -109,5 +150,15 @@ export class MerchantService {
   async creditWithin(tx: Queryable, walletId: string, amount: bigint, reference: string): Promise<CreditResult> {
     const balance = await LedgerRepository.append(tx, { walletId, kind: 'credit', amount, reference });
     return { walletId, balance, duplicate: false };
+  }
+
+  /** A page of merchants (newest first), each with its wallets, as the operator's list shows them. */
+  async page(query: MerchantPageQuery): Promise<{ merchant: Merchant; wallets: Wallet[] }[]> {
+    const merchants = await MerchantRepository.page(this.db, query);
+    const wallets = await WalletRepository.listByMerchants(
+      this.db,
+      merchants.map((m) => m.id),
+    );
+    return merchants.map((merchant) => ({ merchant, wallets: wallets.filter((w) => w.merchantId === merchant.id) }));
   }
 }

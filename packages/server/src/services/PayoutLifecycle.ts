@@ -12,6 +12,7 @@ import { PayoutRepository } from '../store/repositories/PayoutRepository.ts';
 import { TransactionEventRepository } from '../store/repositories/TransactionEventRepository.ts';
 import { UsageRepository } from '../store/repositories/UsageRepository.ts';
 import { enqueueWebhook } from './WebhookOutbox.ts';
+import { batchItemFinal } from './BatchCompletion.ts';
 
 export interface MoveOptions {
   message?: string;
@@ -75,6 +76,10 @@ export class PayoutLifecycle {
       });
     }
     await this.scheduleNext(tx, moved);
+    if (moved.batchId && (to === 'SUCCESS' || to === 'REFUNDED')) {
+      // After the payout's own event, so that a receiver sees the last payout.* event before the batch's.
+      await batchItemFinal(tx, moved.merchantId, moved.batchId);
+    }
     this.metrics.payoutTransitions.inc({ status: to });
     return moved;
   }

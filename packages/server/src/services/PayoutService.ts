@@ -11,9 +11,9 @@ import {
 import { bankRuleRejection, type BankRules } from '../domain/bankRules.ts';
 import { newId } from '../domain/ids.ts';
 import { istDay, istMonth } from '../domain/istPeriod.ts';
-import type { Merchant } from '../domain/Merchant.ts';
+import type { Merchant, Wallet } from '../domain/Merchant.ts';
 import { toPayoutWire, type Payout } from '../domain/Payout.ts';
-import { checkSenderId, checkWalletIdShape, parsePayoutFields } from '../domain/payoutRequest.ts';
+import { checkSenderId, checkWalletIdShape, parsePayoutFields, type PayoutFields } from '../domain/payoutRequest.ts';
 import { DEFAULT_STATUS_MESSAGE } from '../domain/payoutStateMachine.ts';
 import { RequestRejected } from '../domain/RequestRejected.ts';
 import type { Metrics } from '../observability/Metrics.ts';
@@ -22,6 +22,7 @@ import type { Database } from '../store/Database.ts';
 import { PayoutOpenRefused, PayoutRepository, type OpenRefusal } from '../store/repositories/PayoutRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 import type { BankDirectory } from './BankDirectory.ts';
+import type { BeneficiaryVerificationService } from './BeneficiaryVerificationService.ts';
 import type { CallbackPolicy } from './CallbackPolicy.ts';
 import type { PayoutLifecycle } from './PayoutLifecycle.ts';
 
@@ -31,6 +32,16 @@ const REFUSAL_CODES: Record<OpenRefusal, CodeDef> = {
   daily_limit: PayoutCodes.dailyLimitExceeded,
   monthly_limit: PayoutCodes.monthlyLimitExceeded,
 };
+
+/** An initiation request that passed every check that needs no write (everything before 4009). */
+export interface CheckedRequest {
+  senderId: string;
+  walletId: string;
+  fields: PayoutFields;
+}
+
+/** Finds a wallet by id; the bulk path answers from one query for the whole batch. */
+export type WalletLookup = (walletId: string) => Promise<Wallet | null>;
 
 /** Merchant-side payouts: initiation with every check of CONTRACT.md §4 in order, status and balance. */
 export class PayoutService {
@@ -42,6 +53,7 @@ export class PayoutService {
     private readonly banks: BankDirectory,
     private readonly callbackPolicy: CallbackPolicy,
     private readonly metrics: Metrics,
+    private readonly verification: BeneficiaryVerificationService,
   ) {}
 
   /**
@@ -57,29 +69,61 @@ export class PayoutService {
     }
   }
 
-  private async initiateChecked(merchant: Merchant, scheme: Scheme, plain: Record<string, unknown>) {
+  /**
+   * The checks of CONTRACT.md §4 that precede 4009, in order: sender_id, wallet_id (known and the caller's),
+   * payment_mode, amount, beneficiary, remarks, callback_url (including the webhook policy). Throws
+   * RequestRejected with the first failure. Shared by single and bulk initiation.
+   */
+  async checkRequest(
+    merchant: Merchant,
+    plain: Record<string, unknown>,
+    findWallet: WalletLookup = (id) => WalletRepository.findById(this.db, id),
+    checkCallback: (url: string) => Promise<string | null> = (url) => this.callbackPolicy.check(url),
+  ): Promise<CheckedRequest> {
     const senderId = checkSenderId(plain);
     const walletId = checkWalletIdShape(plain);
-    const wallet = await WalletRepository.findById(this.db, walletId);
+    const wallet = await findWallet(walletId);
     if (!wallet || wallet.merchantId !== merchant.id) {
       throw new RequestRejected(withMessage(PayoutCodes.invalidWallet, 'Unknown wallet_id'));
     }
     const fields = parsePayoutFields(plain, (ifsc) => this.banks.isKnownBranch(ifsc));
     if (fields.callbackUrl !== null) {
-      const problem = await this.callbackPolicy.check(fields.callbackUrl);
+      const problem = await checkCallback(fields.callbackUrl);
       if (problem) throw new RequestRejected(withMessage(PayoutCodes.invalidField, `Invalid callback_url: ${problem}`));
     }
-    const bankRefusal = (await this.rail.verifyBeneficiary(fields.accountNumber, fields.ifsc))
-      ? bankRuleRejection(this.bankRules, fields.ifsc)
-      : PayoutCodes.beneficiaryVerificationFailed;
-    if (bankRefusal) {
-      // 4009 comes before the bank rules; on the happy path the unique constraint finds duplicates instead.
-      await this.refuseDuplicate(merchant.id, senderId);
-      throw new RequestRejected(bankRefusal);
-    }
+    return { senderId, walletId, fields };
+  }
 
-    const now = new Date();
-    const draft: Payout = {
+  /**
+   * The bank's refusals of CONTRACT.md §4 (they follow 4009): the connector's own beneficiary check (4013), the
+   * bank rules (4014 down, 4015 not allowed), then the merchant's beneficiary verification when it is required
+   * (4013, the message says why). One entry per request, null when the bank side accepts it.
+   */
+  async bankRefusals(merchant: Merchant, requests: CheckedRequest[]): Promise<(CodeDef | null)[]> {
+    const refusals = await Promise.all(
+      requests.map(async ({ fields }) =>
+        (await this.rail.verifyBeneficiary(fields.accountNumber, fields.ifsc))
+          ? bankRuleRejection(this.bankRules, fields.ifsc)
+          : PayoutCodes.beneficiaryVerificationFailed,
+      ),
+    );
+    const pending = requests.filter((_, i) => refusals[i] === null);
+    const verdicts = await this.verification.refusals(
+      merchant,
+      pending.map(({ fields }) => ({
+        name: fields.beneficiaryName,
+        accountNumber: fields.accountNumber,
+        ifsc: fields.ifsc,
+      })),
+    );
+    let k = 0;
+    return refusals.map((r) => r ?? verdicts[k++] ?? null);
+  }
+
+  /** The payout a checked request would record, INITIATED now (not yet written). */
+  draft(merchant: Merchant, scheme: Scheme, request: CheckedRequest, now: Date): Payout {
+    const { senderId, walletId, fields } = request;
+    return {
       id: newId('payout', now.getTime()),
       merchantId: merchant.id,
       walletId,
@@ -109,13 +153,30 @@ export class PayoutService {
       createdAt: now,
       updatedAt: now,
     };
+  }
+
+  /** The delay of a new payout's first background step (null: the rail waits for an operator). */
+  firstStepDelayMs(): number | null {
+    return this.rail.submitDelayMs;
+  }
+
+  private async initiateChecked(merchant: Merchant, scheme: Scheme, plain: Record<string, unknown>) {
+    const request = await this.checkRequest(merchant, plain);
+    const [bankRefusal] = await this.bankRefusals(merchant, [request]);
+    if (bankRefusal) {
+      // 4009 comes before the bank rules; on the happy path the unique constraint finds duplicates instead.
+      await this.refuseDuplicate(merchant.id, request.senderId);
+      throw new RequestRejected(bankRefusal);
+    }
+    const senderId = request.senderId;
+    const draft = this.draft(merchant, scheme, request, new Date());
 
     let payout: Payout | null;
     try {
       payout = await PayoutRepository.open(this.db, draft, {
         dailyLimit: merchant.dailyLimit,
         monthlyLimit: merchant.monthlyLimit,
-        firstStepDelayMs: this.rail.submitDelayMs,
+        firstStepDelayMs: this.firstStepDelayMs(),
       });
     } catch (err) {
       if (err instanceof PayoutOpenRefused) throw new RequestRejected(REFUSAL_CODES[err.reason]);

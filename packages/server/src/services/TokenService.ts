@@ -1,11 +1,16 @@
 import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
-import type { Scheme } from '@payrail/protocol';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { decryptJsonObject, TokenCodes, type Scheme } from '@payrail/protocol';
+import { compactVerify, errors as joseErrors, SignJWT } from 'jose';
 import { safeEqual } from '../domain/credentials.ts';
 import type { Merchant } from '../domain/Merchant.ts';
+import { RequestRejected } from '../domain/RequestRejected.ts';
+import { RequestThrottled } from '../domain/RequestThrottled.ts';
+import type { CounterStore } from '../store/CounterStore.ts';
 import type { Database } from '../store/Database.ts';
 import { MerchantRepository } from '../store/repositories/MerchantRepository.ts';
 import { SettingsRepository } from '../store/repositories/SettingsRepository.ts';
+import { counterName, FailureThrottle, type FailureLimit } from './FailureThrottle.ts';
+import { V1KeyIndex } from './V1KeyIndex.ts';
 
 export interface Session {
   merchant: Merchant;
@@ -19,12 +24,44 @@ export interface IssuedToken {
   merchant: Merchant;
 }
 
+export interface TokenServiceOptions {
+  ttlSeconds: number;
+  /** Fixed signing secret; otherwise one is generated once and kept in the database. */
+  configuredSecret?: string;
+  counters: CounterStore;
+  /** Failed token requests allowed per API key and per client address in a 15-minute window. */
+  failuresPerKey: number;
+  failuresPerAddress: number;
+  /** The V1 key index: at most one refresh from the database per this many milliseconds. */
+  keyIndexRefreshMs?: number;
+  /** The V1 key index: full scans (payloads in an unusual shape) per second. */
+  keyIndexScansPerSecond?: number;
+}
+
 const ISSUER = 'payrail';
+const FAILURE_WINDOW_MS = 15 * 60 * 1000;
+/** Longest accepted apiKey, secretKey and X-Api-Key (ours are 32 and 16 characters). */
+export const MAX_CREDENTIAL_CHARS = 128;
+/** Longest accepted V1 payload: base64 of a credentials object with room for a few more fields. */
+export const MAX_V1_PAYLOAD_CHARS = 4096;
+/** How far in the future `iat` and `nbf` may be (clock skew between instances). */
+const MAX_SKEW_SECONDS = 30;
+/** The only header a token of ours has; anything else (kid, jku, x5u, jwk, crit, …) is refused. */
+const HEADER_FIELDS = new Set(['alg', 'typ']);
+
+const unauthorized = () => new RequestRejected(TokenCodes.unauthorized);
+const shortString = (value: unknown, max = MAX_CREDENTIAL_CHARS): string | undefined =>
+  typeof value === 'string' && value.length > 0 && value.length <= max ? value : undefined;
+const field = (body: unknown, name: string): unknown =>
+  body !== null && typeof body === 'object' && !Array.isArray(body)
+    ? (body as Record<string, unknown>)[name]
+    : undefined;
 
 /**
  * Issues and verifies merchant JWTs (HS256). The signing key is shared by every instance: from configuration,
  * or generated once and kept in the database. A token carries the merchant's credentials version, so rotating
- * credentials ends every session opened with the old ones.
+ * credentials ends every session opened with the old ones. Every failed token request counts toward the
+ * failed-token throttle, by client address and (when the request names one) by API key.
  */
 export class TokenService {
   private constructor(
@@ -32,11 +69,15 @@ export class TokenService {
     /** Imported once: given raw bytes, jose would import the key again on every sign and verify. */
     private readonly key: webcrypto.CryptoKey,
     private readonly ttlSeconds: number,
+    private readonly throttle: FailureThrottle,
+    private readonly limits: { perKey: number; perAddress: number },
+    /** Finds the merchant of a V1 payload sent without X-Api-Key. */
+    readonly v1Index: V1KeyIndex,
   ) {}
 
-  static async create(db: Database, ttlSeconds: number, configuredSecret?: string): Promise<TokenService> {
+  static async create(db: Database, options: TokenServiceOptions): Promise<TokenService> {
     const secret =
-      configuredSecret ??
+      options.configuredSecret ??
       (await SettingsRepository.getOrCreate(db, 'jwt_signing_key', randomBytes(32).toString('base64')));
     const key = await webcrypto.subtle.importKey(
       'raw',
@@ -45,19 +86,144 @@ export class TokenService {
       false,
       ['sign', 'verify'],
     );
-    return new TokenService(db, key, ttlSeconds);
+    const throttle = new FailureThrottle(
+      options.counters,
+      FAILURE_WINDOW_MS,
+      (seconds) => new RequestThrottled(TokenCodes.tooManyFailures, seconds),
+    );
+    const index = new V1KeyIndex(db, {
+      refreshIntervalMs: options.keyIndexRefreshMs ?? 1000,
+      scansPerSecond: options.keyIndexScansPerSecond ?? 2,
+    });
+    await index.load();
+    return new TokenService(
+      db,
+      key,
+      options.ttlSeconds,
+      throttle,
+      { perKey: options.failuresPerKey, perAddress: options.failuresPerAddress },
+      index,
+    );
+  }
+
+  /** Keeps the V1 index current with a change made through this instance (creation, rotation). */
+  merchantChanged(merchant: Merchant): void {
+    this.v1Index.put(merchant);
   }
 
   /**
-   * Checks credentials in constant time and issues a token; null on any failure (unknown key, wrong secret,
-   * suspended merchant), without saying which.
+   * V2 token request: `{"apiKey","secretKey"}` in plain JSON (any body; it is checked here). Throws 4001 for
+   * anything but the right credentials of an active merchant, 4290 when the throttle refuses.
    */
-  async issue(apiKey: string, secretKey: string, scheme: Scheme): Promise<IssuedToken | null> {
-    const merchant = await MerchantRepository.findByApiKey(this.db, apiKey);
-    // Compare against a dummy when the key is unknown so both paths take the same time.
-    const secretOk = safeEqual(secretKey, merchant?.secretKey ?? 'x'.repeat(16));
-    const keyOk = merchant !== null && safeEqual(apiKey, merchant.apiKey);
-    if (!merchant || !secretOk || !keyOk || merchant.status !== 'active') return null;
+  async issueV2(body: unknown, address: string): Promise<IssuedToken> {
+    const rawKey = field(body, 'apiKey');
+    const apiKey = shortString(rawKey);
+    const secretKey = shortString(field(body, 'secretKey'));
+    const issued = await this.throttle.attempt(this.limitsFor(address, apiKey), async () => {
+      if (apiKey === undefined || secretKey === undefined) return null;
+      const merchant = await MerchantRepository.findByApiKey(this.db, apiKey);
+      // Compare against a dummy when the key is unknown so both paths take the same time.
+      const secretOk = safeEqual(secretKey, merchant?.secretKey ?? 'x'.repeat(16));
+      const keyOk = merchant !== null && safeEqual(apiKey, merchant.apiKey);
+      return merchant && secretOk && keyOk ? this.sign(merchant, 'v2') : null;
+    });
+    if (!issued) throw unauthorized();
+    return issued;
+  }
+
+  /**
+   * V1 token request: `{"payload"}`, the credentials object V1-encrypted with the merchant's own keys. With
+   * `X-Api-Key` (`apiKeyHeader`) the merchant is the one it names; without it the V1 index finds the merchant
+   * whose keys decrypt the payload (CONTRACT.md §3). Same answers as issueV2.
+   */
+  async issueV1(body: unknown, apiKeyHeader: unknown, address: string): Promise<IssuedToken> {
+    const payload = shortString(field(body, 'payload'), MAX_V1_PAYLOAD_CHARS);
+    const headerGiven = apiKeyHeader !== undefined;
+    const headerKey = shortString(apiKeyHeader);
+    const issued = await this.throttle.attempt(this.limitsFor(address, headerKey), async (guard) => {
+      if (payload === undefined || (headerGiven && headerKey === undefined)) return null;
+      if (headerKey !== undefined) {
+        const merchant = await MerchantRepository.findByApiKey(this.db, headerKey);
+        return merchant && safeEqual(headerKey, merchant.apiKey) ? this.openV1(merchant, payload) : null;
+      }
+      for (const id of await this.v1Index.candidates(payload)) {
+        const merchant = await MerchantRepository.findById(this.db, id);
+        if (!merchant) continue;
+        // The index may be behind the database (rotated elsewhere): the row read now is the truth.
+        this.v1Index.put(merchant);
+        // A key locked by failures elsewhere stays locked on this path too.
+        await guard(this.keyLimit(merchant.apiKey));
+        const issued = this.openV1(merchant, payload);
+        if (issued) return issued;
+      }
+      return null;
+    });
+    if (!issued) throw unauthorized();
+    return issued;
+  }
+
+  /** The session a bearer token opens, or null when it is invalid, expired, revoked or its merchant suspended. */
+  async verify(token: string): Promise<Session | null> {
+    const claims = await this.verifiedClaims(token);
+    if (!claims) return null;
+    const merchant = await MerchantRepository.findById(this.db, claims.sub);
+    if (!merchant || merchant.status !== 'active' || merchant.credentialsVersion !== claims.cv) return null;
+    return { merchant, scheme: claims.scheme, tokenId: claims.jti };
+  }
+
+  /**
+   * The claims of a token we signed, checked by hand rather than left to a library's defaults (CONTRACT.md §9):
+   * header exactly `{"alg":"HS256","typ":"JWT"}`, a good HS256 signature, `exp` required and passed by now,
+   * `iat` required and `nbf` (if any) no more than 30 s ahead, our issuer, `sub`, `jti`, the scheme.
+   */
+  private async verifiedClaims(
+    token: string,
+  ): Promise<{ sub: string; jti: string; scheme: Scheme; cv: unknown } | null> {
+    if (typeof token !== 'string' || token.length > 4096) return null;
+    const parts = token.split('.');
+    if (parts.length !== 3) return null;
+    const header = parseSegment(parts[0] as string);
+    if (!header || header.alg !== 'HS256' || header.typ !== 'JWT') return null;
+    if (Object.keys(header).some((name) => !HEADER_FIELDS.has(name))) return null;
+    let payloadBytes: Uint8Array;
+    try {
+      ({ payload: payloadBytes } = await compactVerify(token, this.key, { algorithms: ['HS256'] }));
+    } catch (err) {
+      if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;
+      throw err;
+    }
+    const claims = parseJson(Buffer.from(payloadBytes).toString('utf8'));
+    if (!claims) return null;
+    const now = Math.floor(Date.now() / 1000);
+    const { exp, iat, nbf, sub, jti, scheme, iss } = claims;
+    if (typeof exp !== 'number' || !Number.isFinite(exp) || exp <= now) return null;
+    if (typeof iat !== 'number' || !Number.isFinite(iat) || iat > now + MAX_SKEW_SECONDS) return null;
+    if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf) || nbf > now + MAX_SKEW_SECONDS)) {
+      return null;
+    }
+    if (iss !== ISSUER || typeof sub !== 'string' || typeof jti !== 'string') return null;
+    if (scheme !== 'v1' && scheme !== 'v2') return null;
+    return { sub, jti, scheme, cv: claims.cv };
+  }
+
+  /** Decrypts a V1 payload with the merchant's keys; a token when it holds exactly that merchant's credentials. */
+  private async openV1(merchant: Merchant, payload: string): Promise<IssuedToken | null> {
+    let plain: Record<string, unknown>;
+    try {
+      plain = decryptJsonObject(payload, 'v1', merchant);
+    } catch {
+      return null;
+    }
+    const apiKey = shortString(plain.apiKey);
+    const secretKey = shortString(plain.secretKey);
+    if (apiKey === undefined || secretKey === undefined) return null;
+    const keyOk = safeEqual(apiKey, merchant.apiKey);
+    const secretOk = safeEqual(secretKey, merchant.secretKey);
+    return keyOk && secretOk ? this.sign(merchant, 'v1') : null;
+  }
+
+  private async sign(merchant: Merchant, scheme: Scheme): Promise<IssuedToken | null> {
+    if (merchant.status !== 'active') return null;
     const token = await new SignJWT({ scheme, cv: merchant.credentialsVersion })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(merchant.id)
@@ -69,21 +235,28 @@ export class TokenService {
     return { token, expiresIn: this.ttlSeconds, merchant };
   }
 
-  /** The session a bearer token opens, or null when it is invalid, expired, revoked or its merchant suspended. */
-  async verify(token: string): Promise<Session | null> {
-    let payload;
-    try {
-      ({ payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, typ: 'JWT' }));
-    } catch (err) {
-      if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;
-      throw err;
-    }
-    const scheme = payload.scheme;
-    if ((scheme !== 'v1' && scheme !== 'v2') || typeof payload.sub !== 'string' || typeof payload.jti !== 'string') {
-      return null;
-    }
-    const merchant = await MerchantRepository.findById(this.db, payload.sub);
-    if (!merchant || merchant.status !== 'active' || merchant.credentialsVersion !== payload.cv) return null;
-    return { merchant, scheme, tokenId: payload.jti };
+  private keyLimit(apiKey: string): FailureLimit {
+    return { counter: counterName('tokfail:key', apiKey), max: this.limits.perKey };
   }
+
+  private limitsFor(address: string, apiKey: string | undefined): FailureLimit[] {
+    const byAddress = { counter: counterName('tokfail:ip', address), max: this.limits.perAddress };
+    return apiKey === undefined ? [byAddress] : [byAddress, this.keyLimit(apiKey)];
+  }
+}
+
+function parseJson(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+function parseSegment(segment: string): Record<string, unknown> | null {
+  if (!/^[A-Za-z0-9_-]+$/.test(segment)) return null;
+  return parseJson(Buffer.from(segment, 'base64url').toString('utf8'));
 }

@@ -6,22 +6,35 @@ import {
   type WebhookDelivery,
 } from '../store/repositories/WebhookRepository.ts';
 
-/** Webhook deliveries as operators and merchants see them: lists with attempts, replay of one or many. */
+export type {
+  DeliveryPageQuery,
+  DeliveryState,
+  WebhookAttempt,
+  WebhookDelivery,
+} from '../store/repositories/WebhookRepository.ts';
+
+export interface DeliveryWithAttempts {
+  delivery: WebhookDelivery;
+  attempts: WebhookAttempt[];
+}
+
+/** The operator's view of webhook deliveries: pages of deliveries with their attempts, and replay. */
 export class WebhookAdminService {
   constructor(private readonly db: Database) {}
 
-  async page(
-    query: DeliveryPageQuery,
-  ): Promise<{ deliveries: WebhookDelivery[]; attempts: Map<string, WebhookAttempt[]> }> {
-    const deliveries = await WebhookRepository.page(this.db, query);
+  async page(query: DeliveryPageQuery): Promise<DeliveryWithAttempts[]> {
+    const rows = await WebhookRepository.page(this.db, query);
     const attempts = await WebhookRepository.attempts(
       this.db,
-      deliveries.map((d) => d.id),
+      rows.map((d) => d.id),
     );
-    return { deliveries, attempts };
+    return rows.map((delivery) => ({ delivery, attempts: attempts.get(delivery.id) ?? [] }));
   }
 
-  /** Replays one delivery; with `merchantId`, only one of that merchant's (another's answers false, as unknown). */
+  /**
+   * Sends a delivery again now; false when there is no such delivery. With `merchantId`, only one of that
+   * merchant's (another merchant's answers false, as unknown): the merchant console.
+   */
   async replay(id: string, merchantId?: string): Promise<boolean> {
     if (merchantId !== undefined) {
       const delivery = await WebhookRepository.findById(this.db, id);

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Database, Queryable, QueryResult } from './Database.ts';
-import { DatabaseUnavailable } from './DatabaseUnavailable.ts';
+import { DatabaseUnavailable } from '../domain/DatabaseUnavailable.ts';
 
 const INT8_OID = 20;
 

@@ -35,33 +35,37 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** `node --import tsx packages/server/src/main.ts`, resolved once /healthz answers. */
+/** The server from its sources through tsx, resolved once /healthz answers. */
 async function startServer(env: Record<string, string>): Promise<Child> {
   const port = await freePort();
   const base: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (!k.startsWith('PAYRAIL_') && !['DATABASE_URL', 'REDIS_URL', 'PORT', 'HOST'].includes(k)) base[k] = v;
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...base,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PAYRAIL_ADMIN_TOKEN: ADMIN_TOKEN,
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
-      PAYRAIL_SANDBOX_STEP_MS: String(STEP_MS),
-      PAYRAIL_WORKER_POLL_MS: '50',
-      // Long enough that nothing gives up while the receiver refuses (a delivery whose schedule runs out is
-      // `failed` for good, and only an operator replay sends it again).
-      PAYRAIL_WEBHOOK_RETRY_SCHEDULE: Array.from({ length: 100 }, () => '200ms').join(','),
-      PAYRAIL_WEBHOOK_TIMEOUT_MS: '2000',
-      // What the killed process had claimed is reserved for this long before the new one takes it over.
-      PAYRAIL_WORKER_LEASE_MS: '2000',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@payrail/source', '--import', 'tsx', 'packages/server/src/main.ts'],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...base,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PAYRAIL_ADMIN_TOKEN: ADMIN_TOKEN,
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+        PAYRAIL_SANDBOX_STEP_MS: String(STEP_MS),
+        PAYRAIL_WORKER_POLL_MS: '50',
+        // Long enough that nothing gives up while the receiver refuses (a delivery whose schedule runs out is
+        // `failed` for good, and only an operator replay sends it again).
+        PAYRAIL_WEBHOOK_RETRY_SCHEDULE: Array.from({ length: 100 }, () => '200ms').join(','),
+        PAYRAIL_WEBHOOK_TIMEOUT_MS: '2000',
+        // What the killed process had claimed is reserved for this long before the new one takes it over.
+        PAYRAIL_WORKER_LEASE_MS: '2000',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   const output: string[] = [];
   child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
   child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));

@@ -87,13 +87,13 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
       expect(res.body).toEqual({ error: { code: 'invalid_request', message: expect.any(String) } });
     });
 
-    it('a body that is not application/json: 400 invalid_request', async () => {
+    it('a body that is not application/json: 415 unsupported_media_type', async () => {
       const res = await http(t.url, 'POST', '/admin/v1/merchants', {
         rawBody: 'name=x',
         headers: { ...adminHeaders(), 'content-type': 'text/plain' },
       });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: { code: 'invalid_request', message: expect.any(String) } });
+      expect(res.status).toBe(415);
+      expect(res.body).toEqual({ error: { code: 'unsupported_media_type', message: expect.any(String) } });
     });
 
     it('a body of exactly 1 MiB is read (and refused for its content), one byte more is 413', async () => {

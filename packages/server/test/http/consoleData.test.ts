@@ -240,6 +240,19 @@ describe.each(ENGINES)('console data routes on %s', (engine) => {
       expect((await mine.request('GET', '/admin/v1/payouts')).status).toBe(401);
     });
 
+    it('rotates its own webhook secret (CSRF-checked) and answers the new one once', async () => {
+      expect(
+        (await mine.request('POST', '/console/api/merchant/webhook-secret/rotate', undefined, { csrf: null })).status,
+      ).toBe(403);
+      const res = await mine.request('POST', '/console/api/merchant/webhook-secret/rotate');
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        merchant_id: a.merchant.merchant_id,
+        webhook_secret: expect.stringMatching(/^whsec_/),
+      });
+      expect(res.body.webhook_secret).not.toBe(a.merchant.webhook_secret);
+    });
+
     it('ends when the merchant’s credentials are rotated', async () => {
       const s = await ConsoleSession.merchant(t.url, b.merchant.api_key, b.merchant.secret_key);
       expect((await s.request('GET', '/console/api/merchant/overview')).status).toBe(200);

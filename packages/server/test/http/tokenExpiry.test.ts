@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenService } from '../../src/services/TokenService.ts';
+import { MemoryCounterStore } from '../../src/store/CounterStore.ts';
 import { createMerchant, MerchantClient, type TestMerchant } from '../support/merchantClient.ts';
 import { ENGINES, startTestServer, type TestServer } from '../support/testServer.ts';
 
@@ -19,7 +20,12 @@ describe.each(ENGINES)('token expiry on %s', (engine) => {
 
   it('reports the configured lifetime, works until it passes, then answers 4001', async () => {
     const clients = await Promise.all([MerchantClient.connect(t.url, m, 'v2'), MerchantClient.connect(t.url, m, 'v1')]);
-    const service = await TokenService.create(t.db, 2);
+    const service = await TokenService.create(t.db, {
+      ttlSeconds: 2,
+      counters: new MemoryCounterStore(),
+      failuresPerKey: 10,
+      failuresPerAddress: 50,
+    });
     const path = `/payout/v1/balance?wallet_id=${m.wallet_id}`;
     for (const c of clients) {
       const payload = JSON.parse(Buffer.from(c.token.split('.')[1] as string, 'base64url').toString()) as {

@@ -112,8 +112,10 @@ describe.each(ENGINES)('tokens on %s', (engine) => {
       expect(() => decryptJsonObject(res.body.data, 'v2', keysOf(m))).toThrow(DecryptError);
     });
 
-    it('needs X-Api-Key: without it a correct payload is refused with 4001', async () => {
-      expectUnauthorized(await v1({ payload: v1Payload(keysOf(m)) }));
+    it('needs no X-Api-Key: the server finds the merchant whose keys decrypt the payload (CONTRACT §3)', async () => {
+      const res = await v1({ payload: v1Payload(keysOf(m)) });
+      expect(res.status).toBe(200);
+      expect(Object.keys(decryptJsonObject(res.body.data, 'v1', keysOf(m)))).toEqual(['token']);
     });
 
     it('refuses an X-Api-Key that is not the merchant the payload was encrypted for', async () => {
@@ -180,12 +182,12 @@ describe.each(ENGINES)('tokens on %s', (engine) => {
       }
     });
 
-    it('answers 4001 for a body that is not application/json', async () => {
+    it('answers 4001 with HTTP 415 for a body that is not application/json', async () => {
       const res = await http(t.url, 'POST', '/v1/auth/client-token', {
         rawBody: `apiKey=${m.api_key}&secretKey=${m.secret_key}`,
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
-      expect(res.status).toBe(401);
+      expect(res.status).toBe(415);
       expect(res.body).toEqual(UNAUTHORIZED);
     });
   });

@@ -37,16 +37,26 @@ export interface ChildServer {
 }
 
 /**
- * Starts the real server as `npm start` does (`node --import tsx packages/server/src/main.ts` in the repository
+ * Starts the real server from its sources (`node --conditions=@payrail/source --import tsx …/src/main.ts` in the repository
  * root), with a clean environment: only PATH, HOME and `env`.
  */
 export function spawnServer(env: Record<string, string>): ChildServer {
   const port = env.PORT as string;
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    ['--conditions=@payrail/source', '--import', 'tsx', 'packages/server/src/main.ts'],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   proc.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

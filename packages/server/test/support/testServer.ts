@@ -78,6 +78,8 @@ export async function startTestServer(engine: EngineName, options: StartOptions 
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // Each server its own Redis namespace unless a test shares one on purpose (several instances).
     PAYRAIL_REDIS_PREFIX: `payrail-test-${randomBytes(4).toString('hex')}:`,
+    // Tests send many bad admin credentials from one address on purpose; the throttle is tested where it is the subject.
+    PAYRAIL_ADMIN_FAILURES_PER_ADDRESS: '100000',
     ...(engine === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL as string } : {}),
     ...options.env,
   };

@@ -1,7 +1,8 @@
 import { Common, encryptJson, envelope, type CodeDef } from '@payrail/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RequestRejected } from '../../domain/RequestRejected.ts';
-import { DatabaseUnavailable } from '../../store/DatabaseUnavailable.ts';
+import { DatabaseUnavailable } from '../../domain/DatabaseUnavailable.ts';
+import { RequestThrottled } from '../../domain/RequestThrottled.ts';
 import { AdminError } from '../AdminError.ts';
 
 /** Sends a merchant envelope; `data` (a plaintext object) is encrypted with the session's scheme and keys. */
@@ -14,8 +15,8 @@ export function sendEnvelope(request: FastifyRequest, reply: FastifyReply, def: 
 }
 
 function clientErrorDef(request: FastifyRequest, error: FastifyError): CodeDef {
-  if (error.statusCode === 413) return Common.bodyTooLarge;
   const config = request.routeOptions.config;
+  if (error.statusCode === 413) return config.bodyTooLarge ?? Common.bodyTooLarge;
   if (error.validation) return config.invalidBody ?? Common.malformedRequest;
   return config.malformedBody ?? Common.malformedRequest;
 }
@@ -67,6 +68,12 @@ function answerFor(error: FastifyError, request: FastifyRequest): Answer {
     // The rate-limit plugin has already set Retry-After and RateLimit-* on the reply.
     return { def: Common.rateLimited, json: { status, code: 'rate_limited', message: Common.rateLimited.message } };
   }
+  if (status === 415) {
+    // A body in a media type we do not read (a form, text): the route's malformed-body code, with HTTP 415.
+    const def = { ...clientErrorDef(request, error), http: 415 };
+    const message = 'Send the body as JSON (Content-Type: application/json), or no body on routes that take none';
+    return { def, json: { status: 415, code: 'unsupported_media_type', message } };
+  }
   if (status >= 400 && status < 500) {
     const tooLarge = status === 413;
     return {
@@ -89,8 +96,10 @@ function answerFor(error: FastifyError, request: FastifyRequest): Answer {
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AdminError) {
+      if (error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.code(error.status).send({ error: { code: error.code, message: error.message } });
     }
+    if (error instanceof RequestThrottled) reply.header('retry-after', String(error.retryAfterSeconds));
     const answer = answerFor(error, request);
     if (error instanceof DatabaseUnavailable) reply.header('retry-after', '1');
     const style = request.routeOptions.config?.errorStyle ?? 'plain';

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { safeEqual } from '../../domain/credentials.ts';
 import { ADMIN_TOKEN_ACTOR, roleAllows, type OperatorRole } from '../../domain/Operator.ts';
+import type { FailureThrottle } from '../../services/FailureThrottle.ts';
 import type { AuditService } from '../../services/AuditService.ts';
 import { csrfTokenOf, type ConsoleSessionService } from '../../services/ConsoleSessionService.ts';
 import { AdminError } from '../AdminError.ts';
@@ -9,10 +10,15 @@ import { requireAdmin } from './adminAuth.ts';
 
 export interface OperatorAuthDeps {
   adminToken: string;
+  adminThrottle: FailureThrottle;
   consoleSessions: ConsoleSessionService;
   audit: AuditService;
-  config: { publicUrl?: string };
+  config: { publicUrl?: string; adminFailuresPerAddress: number };
 }
+
+/** What a throttled console sign-in answers (services/SignInThrottle). */
+export const signInThrottled = (retryAfterSeconds: number) =>
+  new AdminError(429, 'too_many_attempts', 'Too many failed sign-ins; try again in 15 minutes', retryAfterSeconds);
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -55,7 +61,7 @@ export function checkOrigin(request: FastifyRequest, publicUrl: string | undefin
  * state-changing call (refused ones included) is written to the audit log before the answer leaves.
  */
 export function registerOperatorAuth(admin: FastifyInstance, deps: OperatorAuthDeps) {
-  const bearer = requireAdmin(deps.adminToken);
+  const bearer = requireAdmin(deps.adminToken, deps.adminThrottle, deps.config.adminFailuresPerAddress);
   admin.addHook('onRequest', async (request) => {
     const cookie = readCookie(request, OPERATOR_COOKIE);
     if (request.headers.authorization !== undefined || cookie === undefined) {

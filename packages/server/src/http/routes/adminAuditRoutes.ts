@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AuditService } from '../../services/AuditService.ts';
-import type { AuditEntry } from '../../store/repositories/AuditRepository.ts';
+import type { AuditEntry, AuditService } from '../../services/AuditService.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { present } from '../queryParams.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';

@@ -1,7 +1,11 @@
 import { formatPaise } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { CreditApprovalService, DecisionOutcome } from '../../services/CreditApprovalService.ts';
-import type { CreditRequest, CreditRequestStatus } from '../../store/repositories/CreditRequestRepository.ts';
+import type {
+  CreditApprovalService,
+  CreditRequest,
+  CreditRequestStatus,
+  DecisionOutcome,
+} from '../../services/CreditApprovalService.ts';
 import { AdminError } from '../AdminError.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';

@@ -1,12 +1,12 @@
-import { formatPaise, parseRupees } from '@payrail/protocol';
+import { formatPaise, isId, parseRupees } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Merchant, Wallet } from '../../domain/Merchant.ts';
-import type { MerchantPatch } from '../../store/repositories/MerchantRepository.ts';
-import { CreditRefused, type MerchantService } from '../../services/MerchantService.ts';
+import { CreditRefused, type MerchantPatch, type MerchantService } from '../../services/MerchantService.ts';
 import type { CallbackPolicy } from '../../services/CallbackPolicy.ts';
 import type { CreditApprovalService } from '../../services/CreditApprovalService.ts';
 import { AdminError } from '../AdminError.ts';
 import { creditRequestView } from './adminCreditRequestRoutes.ts';
+import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import {
   adminError,
   adminErrorResponses,
@@ -40,6 +40,8 @@ function merchantView(m: Merchant, wallets: Wallet[]) {
     collection_callback_url: m.collectionCallbackUrl,
     upi_vpa: m.upiVpa,
     upi_payee_name: m.upiPayeeName,
+    beneficiary_verification: m.beneficiaryVerification,
+    min_name_match_score: m.minNameMatchScore,
   };
   const limits = { daily_limit: limitText(m.dailyLimit), monthly_limit: limitText(m.monthlyLimit) };
   return {
@@ -138,7 +140,7 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       ...adminRouteOptions,
       schema: {
         tags: ['admin'],
-        summary: 'Change limits, callback URL, UPI payee settings or status',
+        summary: 'Change limits, callback URL, UPI payee settings, beneficiary verification or status',
         params: merchantIdParam,
         body: {
           type: 'object',
@@ -150,6 +152,8 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
             upi_vpa: { type: ['string', 'null'], maxLength: 300 },
             upi_payee_name: { type: ['string', 'null'], maxLength: 100 },
             status: { type: 'string', enum: ['active', 'suspended'] },
+            beneficiary_verification: { type: 'string', enum: ['off', 'required'] },
+            min_name_match_score: { type: 'integer', minimum: 0, maximum: 100 },
           },
         },
         response: adminErrorResponses,
@@ -176,6 +180,10 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       }
       if ('upi_payee_name' in body) patch.upiPayeeName = body.upi_payee_name as string | null;
       if ('status' in body) patch.status = body.status as 'active' | 'suspended';
+      if ('beneficiary_verification' in body) {
+        patch.beneficiaryVerification = body.beneficiary_verification as 'off' | 'required';
+      }
+      if ('min_name_match_score' in body) patch.minNameMatchScore = body.min_name_match_score as number;
       const merchant = await merchants.update(merchant_id, patch);
       if (!merchant) throw AdminError.notFound('merchant');
       return merchantView(merchant, await merchants.wallets(merchant.id));
@@ -227,6 +235,39 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       const merchant = await merchants.rotateCredentials(merchant_id);
       if (!merchant) throw AdminError.notFound('merchant');
       return { merchant_id: merchant.id, api_key: merchant.apiKey, secret_key: merchant.secretKey };
+    },
+  );
+
+  app.post(
+    '/admin/v1/merchants/:merchant_id/webhook-secret/rotate',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'Issue a new webhook_secret; for 24 h deliveries are signed with both the new and the previous one',
+        params: merchantIdParam,
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              merchant_id: { type: 'string' },
+              webhook_secret: { type: 'string' },
+              previous_secret_expires_at: { type: 'string', format: 'date-time' },
+            },
+          },
+          ...adminErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { merchant_id } = request.params as { merchant_id: string };
+      const rotated = await merchants.rotateWebhookSecret(merchant_id);
+      if (!rotated) throw AdminError.notFound('merchant');
+      return {
+        merchant_id: rotated.merchantId,
+        webhook_secret: rotated.webhookSecret,
+        previous_secret_expires_at: rotated.previousSecretExpiresAt.toISOString(),
+      };
     },
   );
 
@@ -308,6 +349,37 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       const wallet = await merchants.wallet(wallet_id);
       if (!wallet) throw AdminError.notFound('wallet');
       return { ...walletView(wallet, await merchants.onHold(wallet.id)), merchant_id: wallet.merchantId };
+    },
+  );
+
+  // The operator's merchant list (`payrail merchant list`): each item exactly as GET /admin/v1/merchants/{id}.
+  app.get(
+    '/admin/v1/merchants',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'List merchants (no secrets), newest first, with cursor pagination',
+        querystring: {
+          type: 'object',
+          properties: {
+            q: { type: 'string', maxLength: 200, description: 'exact merchant_id, or part of the name (any case)' },
+            status: { type: 'string', enum: ['active', 'suspended'] },
+            limit: { type: 'string', pattern: '^[0-9]+$' },
+            cursor: { type: 'string' },
+          },
+        },
+        response: adminErrorResponses,
+      },
+    },
+    async (request) => {
+      const q = request.query as { q?: string; status?: 'active' | 'suspended'; limit?: string; cursor?: string };
+      const limit = pageLimit(q.limit);
+      const after = decodeCursor(q.cursor, (key) => isId('merchant', key));
+      const search = q.q?.trim();
+      const rows = await merchants.page({ search: search || undefined, status: q.status, limit: limit + 1, after });
+      const page = pageOf(rows, limit, (r) => r.merchant.id);
+      return { ...page, data: page.data.map((r) => merchantView(r.merchant, r.wallets)) };
     },
   );
 }

@@ -1,13 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../../store/Database.ts';
-import {
-  WebhookRepository,
-  type DeliveryState,
-  type WebhookAttempt,
-  type WebhookDelivery,
-} from '../../store/repositories/WebhookRepository.ts';
 import { parseStatementBound } from '../../domain/statement.ts';
-import type { WebhookAdminService } from '../../services/WebhookAdminService.ts';
+import type {
+  DeliveryState,
+  WebhookAdminService,
+  WebhookAttempt,
+  WebhookDelivery,
+} from '../../services/WebhookAdminService.ts';
 import { AdminError } from '../AdminError.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
@@ -15,7 +13,7 @@ import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 const INT8_MAX = 9_223_372_036_854_775_807n;
 
 /** Operator routes for webhook deliveries: list with their attempts, and replay. */
-export function adminWebhookRoutes(app: FastifyInstance, deps: { db: Database; webhookAdmin: WebhookAdminService }) {
+export function adminWebhookRoutes(app: FastifyInstance, deps: { webhookAdmin: WebhookAdminService }) {
   app.get(
     '/admin/v1/webhooks/deliveries',
     {
@@ -47,19 +45,15 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { db: Database; w
       const limit = pageLimit(q.limit);
       // A sequence number is an int8: a cursor beyond it is not one we issued (and would overflow the query).
       const before = decodeCursor(q.cursor, (key) => /^[0-9]{1,19}$/.test(key) && BigInt(key) <= INT8_MAX);
-      const rows = await WebhookRepository.page(deps.db, {
+      const rows = await deps.webhookAdmin.page({
         merchantId: q.merchant_id || undefined,
         state: q.state,
         subjectId: q.subject_id || undefined,
         limit: limit + 1,
         before: before === undefined ? undefined : BigInt(before),
       });
-      const page = pageOf(rows, limit, (d) => String(d.seq));
-      const attempts = await WebhookRepository.attempts(
-        deps.db,
-        page.data.map((d) => d.id),
-      );
-      return { ...page, data: page.data.map((d) => deliveryView(d, attempts.get(d.id) ?? [])) };
+      const page = pageOf(rows, limit, (r) => String(r.delivery.seq));
+      return { ...page, data: page.data.map((r) => deliveryView(r.delivery, r.attempts)) };
     },
   );
 
@@ -80,7 +74,7 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { db: Database; w
     },
     async (request, reply) => {
       const { id } = request.params as { id: string };
-      if (!(await WebhookRepository.requeue(deps.db, id))) throw AdminError.notFound('delivery');
+      if (!(await deps.webhookAdmin.replay(id))) throw AdminError.notFound('delivery');
       return reply.code(202).send({ id, state: 'pending' });
     },
   );

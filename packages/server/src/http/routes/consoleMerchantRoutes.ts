@@ -15,13 +15,12 @@ import type { MerchantService } from '../../services/MerchantService.ts';
 import type { PayoutAdminService } from '../../services/PayoutAdminService.ts';
 import type { StatsService } from '../../services/StatsService.ts';
 import type { WalletStatementService } from '../../services/WalletStatementService.ts';
-import type { WebhookAdminService } from '../../services/WebhookAdminService.ts';
-import type { DeliveryState } from '../../store/repositories/WebhookRepository.ts';
+import type { DeliveryState, WebhookAdminService } from '../../services/WebhookAdminService.ts';
 import { AdminError } from '../AdminError.ts';
 import { clearSessionCookie, MERCHANT_COOKIE, readCookie, setSessionCookie } from '../consoleCookies.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { checkCsrf, checkOrigin, recordAudit } from '../plugins/operatorAuth.ts';
-import type { SignInThrottle } from '../SignInThrottle.ts';
+import type { SignInThrottle } from '../../services/SignInThrottle.ts';
 import { adminCollectionView } from './adminCollectionRoutes.ts';
 import { adminError, adminRouteOptions, walletIdParam } from './adminSchemas.ts';
 import { adminPayoutView } from './adminPayoutRoutes.ts';
@@ -285,14 +284,36 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         const q = request.query as { state?: DeliveryState; limit?: string; cursor?: string };
         const limit = pageLimit(q.limit);
         const before = decodeCursor(q.cursor, (key) => /^[0-9]{1,19}$/.test(key));
-        const { deliveries, attempts } = await deps.webhookAdmin.page({
+        const rows = await deps.webhookAdmin.page({
           merchantId: merchantOf(request).id,
           state: q.state,
           limit: limit + 1,
           before: before === undefined ? undefined : BigInt(before),
         });
-        const page = pageOf(deliveries, limit, (d) => String(d.seq));
-        return { ...page, data: page.data.map((d) => deliveryView(d, attempts.get(d.id) ?? [])) };
+        const page = pageOf(rows, limit, (d) => String(d.delivery.seq));
+        return { ...page, data: page.data.map((d) => deliveryView(d.delivery, d.attempts)) };
+      },
+    );
+
+    scope.post(
+      '/console/api/merchant/webhook-secret/rotate',
+      {
+        ...adminRouteOptions,
+        config: { ...adminRouteOptions.config, audit: 'merchant.webhook_secret.rotate' },
+        schema: {
+          tags,
+          summary: 'A new webhook secret, shown once; for 24 h deliveries are signed with both (needs X-CSRF-Token)',
+          response: errors,
+        },
+      },
+      async (request) => {
+        const rotated = await deps.merchants.rotateWebhookSecret(merchantOf(request).id);
+        if (!rotated) throw AdminError.notFound('merchant');
+        return {
+          merchant_id: rotated.merchantId,
+          webhook_secret: rotated.webhookSecret,
+          previous_secret_expires_at: rotated.previousSecretExpiresAt.toISOString(),
+        };
       },
     );
 

@@ -5,7 +5,7 @@ import { csrfTokenOf, type ConsoleSessionService } from '../../services/ConsoleS
 import { AdminError } from '../AdminError.ts';
 import { clearSessionCookie, OPERATOR_COOKIE, readCookie, setSessionCookie } from '../consoleCookies.ts';
 import { checkCsrf, checkOrigin } from '../plugins/operatorAuth.ts';
-import type { SignInThrottle } from '../SignInThrottle.ts';
+import type { SignInThrottle } from '../../services/SignInThrottle.ts';
 import { adminError, adminRouteOptions } from './adminSchemas.ts';
 
 interface Deps {

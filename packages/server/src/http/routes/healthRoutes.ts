@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../../store/Database.ts';
 import type { Metrics } from '../../observability/Metrics.ts';
+import type { HealthProbe } from '../../services/HealthProbe.ts';
 
-export function healthRoutes(app: FastifyInstance, deps: { db: Database; metrics: Metrics }) {
+export function healthRoutes(app: FastifyInstance, deps: { health: HealthProbe; metrics: Metrics }) {
   app.get(
     '/healthz',
     { schema: { tags: ['operations'], summary: 'Liveness: the server accepts requests' } },
@@ -13,12 +13,8 @@ export function healthRoutes(app: FastifyInstance, deps: { db: Database; metrics
     '/readyz',
     { schema: { tags: ['operations'], summary: 'Readiness: the database answers' } },
     async (_request, reply) => {
-      try {
-        await deps.db.query('SELECT 1');
-        return { status: 'ok' };
-      } catch {
-        return reply.code(503).send({ status: 'unavailable', reason: 'database not reachable' });
-      }
+      if (await deps.health.databaseReachable()) return { status: 'ok' };
+      return reply.code(503).send({ status: 'unavailable', reason: 'database not reachable' });
     },
   );
 

@@ -1,16 +1,11 @@
-import { decryptJsonObject, encryptJson, TokenCodes, type Scheme } from '@payrail/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { RequestRejected } from '../../domain/RequestRejected.ts';
-import { MerchantRepository } from '../../store/repositories/MerchantRepository.ts';
-import type { Database } from '../../store/Database.ts';
-import type { TokenService } from '../../services/TokenService.ts';
-import type { TokenThrottle } from '../TokenThrottle.ts';
-
-interface Deps {
-  db: Database;
-  tokens: TokenService;
-  throttle: TokenThrottle;
-}
+import { encryptJson, TokenCodes } from '@payrail/protocol';
+import type { FastifyInstance } from 'fastify';
+import {
+  MAX_CREDENTIAL_CHARS,
+  MAX_V1_PAYLOAD_CHARS,
+  type IssuedToken,
+  type TokenService,
+} from '../../services/TokenService.ts';
 
 const tokenResponse = {
   200: {
@@ -25,90 +20,75 @@ const tokenResponse = {
   },
 } as const;
 
-/** POST /v1/auth/client-token (V2, plain JSON) and POST /v1/auth/clients/token (V1, encrypted, X-Api-Key). */
-export function tokenRoutes(app: FastifyInstance, deps: Deps) {
+const credential = { type: 'string', maxLength: MAX_CREDENTIAL_CHARS } as const;
+
+const answer = (issued: IssuedToken, scheme: 'v1' | 'v2') => ({
+  respCode: TokenCodes.ok.code,
+  respMessage: TokenCodes.ok.message,
+  data: encryptJson({ token: issued.token }, scheme, issued.merchant),
+  expiresIn: issued.expiresIn,
+  tokenType: 'Bearer',
+});
+
+/**
+ * POST /v1/auth/client-token (V2, plain JSON) and POST /v1/auth/clients/token (V1, encrypted; X-Api-Key
+ * optional). The schemas document the shapes; a body that does not fit them still reaches the token service
+ * (`attachValidation`), which refuses it with 4001 and counts it toward the failed-token throttle.
+ */
+export function tokenRoutes(app: FastifyInstance, deps: { tokens: TokenService }) {
   const routeConfig = {
     errorStyle: 'collection' as const,
     invalidBody: TokenCodes.unauthorized,
     malformedBody: TokenCodes.unauthorized,
   };
 
-  /**
-   * Issues a token when the credentials are right. `throttleKey` is the API key the request claims (for V1 the
-   * X-Api-Key header, even when the payload does not decrypt), so that every failure counts against that key.
-   */
-  async function issue(
-    request: FastifyRequest,
-    apiKey: unknown,
-    secretKey: unknown,
-    scheme: Scheme,
-    throttleKey: string,
-  ) {
-    const issued = await deps.throttle.attempt(throttleKey, request.ip, async () =>
-      typeof apiKey === 'string' && typeof secretKey === 'string' ? deps.tokens.issue(apiKey, secretKey, scheme) : null,
-    );
-    if (!issued) throw new RequestRejected(TokenCodes.unauthorized);
-    return {
-      respCode: TokenCodes.ok.code,
-      respMessage: TokenCodes.ok.message,
-      data: encryptJson({ token: issued.token }, scheme, issued.merchant),
-      expiresIn: issued.expiresIn,
-      tokenType: 'Bearer',
-    };
-  }
-
   app.post(
     '/v1/auth/client-token',
     {
       config: routeConfig,
+      attachValidation: true,
       schema: {
         tags: ['tokens'],
         summary: 'Issue a V2 token (credentials in plain JSON)',
         body: {
           type: 'object',
           required: ['apiKey', 'secretKey'],
-          properties: { apiKey: { type: 'string' }, secretKey: { type: 'string' } },
+          properties: { apiKey: credential, secretKey: credential },
         },
         response: tokenResponse,
       },
     },
-    async (request) => {
-      const body = request.body as { apiKey: string; secretKey: string };
-      return issue(request, body.apiKey, body.secretKey, 'v2', body.apiKey);
-    },
+    async (request) => answer(await deps.tokens.issueV2(request.body, request.ip), 'v2'),
   );
 
   app.post(
     '/v1/auth/clients/token',
     {
       config: routeConfig,
+      attachValidation: true,
       schema: {
         tags: ['tokens'],
-        summary: 'Issue a V1 token (credentials encrypted with V1; merchant named by X-Api-Key)',
-        headers: { type: 'object', properties: { 'x-api-key': { type: 'string' } } },
+        summary: 'Issue a V1 token (credentials encrypted with V1; X-Api-Key optional)',
+        headers: {
+          type: 'object',
+          properties: {
+            'x-api-key': { ...credential, description: 'Optional: the API key, when given it must be the same' },
+          },
+        },
         body: {
           type: 'object',
           required: ['payload'],
-          properties: { payload: { type: 'string', description: 'V1-encrypted `{"apiKey","secretKey"}`' } },
+          properties: {
+            payload: {
+              type: 'string',
+              maxLength: MAX_V1_PAYLOAD_CHARS,
+              description: 'V1-encrypted `{"apiKey","secretKey"}`',
+            },
+          },
         },
         response: tokenResponse,
       },
     },
-    async (request) => {
-      const headerKey = request.headers['x-api-key'];
-      const apiKey = typeof headerKey === 'string' ? headerKey : '';
-      const merchant = apiKey ? await MerchantRepository.findByApiKey(deps.db, apiKey) : null;
-      let plain: Record<string, unknown> = {};
-      if (merchant) {
-        try {
-          plain = decryptJsonObject((request.body as { payload: string }).payload, 'v1', merchant);
-        } catch {
-          plain = {};
-        }
-      }
-      // The decrypted apiKey must be the header's; issue() then checks both against the store.
-      const sameKey = typeof plain.apiKey === 'string' && plain.apiKey === apiKey;
-      return issue(request, sameKey ? apiKey : undefined, plain.secretKey, 'v1', apiKey);
-    },
+    async (request) => answer(await deps.tokens.issueV1(request.body, request.headers['x-api-key'], request.ip), 'v1'),
   );
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../Database.ts';
 
 export type JobKind = 'payout.advance' | 'collection.expire';
@@ -8,6 +9,8 @@ export interface Job {
   subjectId: string;
   runAt: Date;
   attempts: number;
+  /** The token of this claim: every write of the claimed row must name it (see `complete`, `retryLater`). */
+  leaseOwner: string;
 }
 
 interface JobRow {
@@ -16,6 +19,7 @@ interface JobRow {
   subject_id: string;
   run_at: Date;
   attempts: number;
+  lease_owner: string;
 }
 
 const toJob = (r: JobRow): Job => ({
@@ -24,11 +28,14 @@ const toJob = (r: JobRow): Job => ({
   subjectId: r.subject_id,
   runAt: r.run_at,
   attempts: Number(r.attempts),
+  leaseOwner: r.lease_owner,
 });
 
 /**
  * The durable outbox of background steps. Jobs are written in the transaction of the change that causes
  * them, claimed with FOR UPDATE SKIP LOCKED under a lease, and deleted in the transaction of their effect.
+ * Each claim writes a fresh `lease_owner` token; the claimer's writes name it, so a claimer whose lease was
+ * taken over (expired and claimed again) or whose job was rescheduled meanwhile changes nothing.
  */
 export const JobRepository = {
   /** Schedules (or reschedules) the one job of this kind for the subject. */
@@ -36,7 +43,8 @@ export const JobRepository = {
     await q.query(
       `INSERT INTO jobs (kind, subject_id, run_at) VALUES ($1, $2, now() + make_interval(secs => $3::float8 / 1000))
        ON CONFLICT (kind, subject_id)
-       DO UPDATE SET run_at = EXCLUDED.run_at, attempts = 0, locked_until = NULL, last_error = NULL`,
+       DO UPDATE SET run_at = EXCLUDED.run_at, attempts = 0, locked_until = NULL, lease_owner = NULL,
+                     last_error = NULL`,
       [kind, subjectId, delayMs],
     );
   },
@@ -44,15 +52,16 @@ export const JobRepository = {
   /** Claims up to `limit` due jobs for `leaseMs`; a crashed claimer's jobs become due again when it expires. */
   async claim(q: Queryable, limit: number, leaseMs: number): Promise<Job[]> {
     const { rows } = await q.query<JobRow>(
-      `UPDATE jobs SET locked_until = now() + make_interval(secs => $2::float8 / 1000), attempts = attempts + 1
+      `UPDATE jobs SET locked_until = now() + make_interval(secs => $2::float8 / 1000), attempts = attempts + 1,
+              lease_owner = $3
         WHERE id IN (
           SELECT id FROM jobs
            WHERE run_at <= now() AND (locked_until IS NULL OR locked_until < now())
            ORDER BY run_at
            LIMIT $1
            FOR UPDATE SKIP LOCKED)
-        RETURNING id, kind, subject_id, run_at, attempts`,
-      [limit, leaseMs],
+        RETURNING id, kind, subject_id, run_at, attempts, lease_owner`,
+      [limit, leaseMs, randomUUID()],
     );
     return rows.map(toJob);
   },
@@ -62,18 +71,19 @@ export const JobRepository = {
    * now), in which case the caller rolls its effect back.
    */
   async complete(q: Queryable, job: Job): Promise<boolean> {
-    const { rowCount } = await q.query('DELETE FROM jobs WHERE id = $1 AND attempts = $2', [job.id, job.attempts]);
+    const { rowCount } = await q.query('DELETE FROM jobs WHERE id = $1 AND lease_owner = $2', [job.id, job.leaseOwner]);
     return rowCount === 1;
   },
 
-  /** Puts a job that failed back for a later try. */
-  async retryLater(q: Queryable, job: Job, delayMs: number, error: string): Promise<void> {
-    await q.query(
-      `UPDATE jobs SET run_at = now() + make_interval(secs => $2::float8 / 1000), locked_until = NULL,
-              last_error = $3
-        WHERE id = $1`,
-      [job.id, delayMs, error.slice(0, 500)],
+  /** Puts a job that failed back for a later try; false (nothing written) when the caller lost its lease. */
+  async retryLater(q: Queryable, job: Job, delayMs: number, error: string): Promise<boolean> {
+    const { rowCount } = await q.query(
+      `UPDATE jobs SET run_at = now() + make_interval(secs => $3::float8 / 1000), locked_until = NULL,
+              lease_owner = NULL, last_error = $4
+        WHERE id = $1 AND lease_owner = $2`,
+      [job.id, job.leaseOwner, delayMs, error.slice(0, 500)],
     );
+    return rowCount === 1;
   },
 
   async cancel(q: Queryable, kind: JobKind, subjectId: string): Promise<void> {

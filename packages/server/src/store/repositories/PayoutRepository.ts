@@ -27,6 +27,7 @@ interface PayoutRow {
   failure_reason: string | null;
   ist_day: string;
   ist_month: string;
+  batch_id?: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -58,6 +59,7 @@ const toPayout = (r: PayoutRow): Payout => ({
   failureReason: r.failure_reason,
   istDay: r.ist_day,
   istMonth: r.ist_month,
+  batchId: r.batch_id ?? null,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });

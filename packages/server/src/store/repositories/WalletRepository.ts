@@ -31,8 +31,25 @@ export const WalletRepository = {
     return rows[0] ? toWallet(rows[0]) : null;
   },
 
+  /** Several wallets in one query (a bulk request's). */
+  async findByIds(q: Queryable, ids: string[]): Promise<Wallet[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await q.query<WalletRow>('SELECT * FROM wallets WHERE id = ANY ($1::text[])', [ids]);
+    return rows.map(toWallet);
+  },
+
   async listByMerchant(q: Queryable, merchantId: string): Promise<Wallet[]> {
     const { rows } = await q.query<WalletRow>('SELECT * FROM wallets WHERE merchant_id = $1 ORDER BY id', [merchantId]);
+    return rows.map(toWallet);
+  },
+
+  /** The wallets of several merchants at once (a page of merchants), each merchant's in creation order. */
+  async listByMerchants(q: Queryable, merchantIds: string[]): Promise<Wallet[]> {
+    if (merchantIds.length === 0) return [];
+    const { rows } = await q.query<WalletRow>(
+      'SELECT * FROM wallets WHERE merchant_id = ANY($1::text[]) ORDER BY merchant_id, id',
+      [merchantIds],
+    );
     return rows.map(toWallet);
   },
 

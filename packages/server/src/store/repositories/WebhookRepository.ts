@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Scheme, WebhookEventType } from '@payrail/protocol';
 import type { Queryable } from '../Database.ts';
 
@@ -20,6 +21,8 @@ export interface WebhookDelivery {
   lastError: string | null;
   createdAt: Date;
   deliveredAt: Date | null;
+  /** The token of the claim that returned this row (null outside a claim); `recordAttempt` must name it. */
+  leaseOwner: string | null;
 }
 
 export interface WebhookAttempt {
@@ -45,6 +48,7 @@ interface DeliveryRow {
   last_error: string | null;
   created_at: Date;
   delivered_at: Date | null;
+  lease_owner: string | null;
 }
 
 const toDelivery = (r: DeliveryRow): WebhookDelivery => ({
@@ -63,6 +67,7 @@ const toDelivery = (r: DeliveryRow): WebhookDelivery => ({
   lastError: r.last_error,
   createdAt: r.created_at,
   deliveredAt: r.delivered_at,
+  leaseOwner: r.lease_owner,
 });
 
 export interface NewDelivery {
@@ -96,12 +101,13 @@ export const WebhookRepository = {
   },
 
   /**
-   * Claims due deliveries under a lease. A delivery waits while an earlier event of the same transaction is
-   * still pending, so each transaction's events are attempted in the order they happened.
+   * Claims due deliveries under a lease with a fresh owner token. A delivery waits while an earlier event of the
+   * same transaction is still pending, so each transaction's events are attempted in the order they happened.
    */
   async claim(q: Queryable, limit: number, leaseMs: number): Promise<WebhookDelivery[]> {
     const { rows } = await q.query<DeliveryRow>(
-      `UPDATE webhook_deliveries SET locked_until = now() + make_interval(secs => $2::float8 / 1000)
+      `UPDATE webhook_deliveries SET locked_until = now() + make_interval(secs => $2::float8 / 1000),
+              lease_owner = $3
         WHERE id IN (
           SELECT d.id FROM webhook_deliveries d
            WHERE d.state = 'pending' AND d.next_attempt_at <= now()
@@ -112,32 +118,46 @@ export const WebhookRepository = {
            LIMIT $1
            FOR UPDATE SKIP LOCKED)
         RETURNING *`,
-      [limit, leaseMs],
+      [limit, leaseMs, randomUUID()],
     );
     return rows.map(toDelivery);
   },
 
-  /** Records one attempt and the delivery's next state in one statement pair. */
+  /**
+   * Records one attempt and the delivery's next state, in one statement, only while the caller still holds the
+   * lease it claimed: false (nothing written) when the lease was taken over, or revoked by a replay, meanwhile.
+   */
   async recordAttempt(
     q: Queryable,
-    id: string,
+    claimed: Pick<WebhookDelivery, 'id' | 'leaseOwner'>,
     attempt: WebhookAttempt,
     next: { state: DeliveryState; retryInMs: number | null },
-  ): Promise<void> {
-    await q.query(
-      `INSERT INTO webhook_attempts (delivery_id, attempted_at, duration_ms, http_status, error)
-       VALUES ($1, $2, $3, $4, $5)`,
-      [id, attempt.attemptedAt, attempt.durationMs, attempt.httpStatus, attempt.error],
+  ): Promise<boolean> {
+    const { rows } = await q.query<{ id: string }>(
+      `WITH moved AS (
+         UPDATE webhook_deliveries
+            SET attempts = attempts + 1, state = $3, last_status = $4, last_error = $5, locked_until = NULL,
+                lease_owner = NULL,
+                next_attempt_at = CASE WHEN $6::float8 IS NULL THEN next_attempt_at
+                                       ELSE now() + make_interval(secs => $6::float8 / 1000) END,
+                delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END
+          WHERE id = $1 AND lease_owner = $2
+          RETURNING id)
+       INSERT INTO webhook_attempts (delivery_id, attempted_at, duration_ms, http_status, error)
+       SELECT id, $7::timestamptz, $8::integer, $4::integer, $5::text FROM moved
+       RETURNING delivery_id AS id`,
+      [
+        claimed.id,
+        claimed.leaseOwner,
+        next.state,
+        attempt.httpStatus,
+        attempt.error,
+        next.retryInMs,
+        attempt.attemptedAt,
+        attempt.durationMs,
+      ],
     );
-    await q.query(
-      `UPDATE webhook_deliveries
-          SET attempts = attempts + 1, state = $2, last_status = $3, last_error = $4, locked_until = NULL,
-              next_attempt_at = CASE WHEN $5::float8 IS NULL THEN next_attempt_at
-                                     ELSE now() + make_interval(secs => $5::float8 / 1000) END,
-              delivered_at = CASE WHEN $2 = 'delivered' THEN now() ELSE delivered_at END
-        WHERE id = $1`,
-      [id, next.state, attempt.httpStatus, attempt.error, next.retryInMs],
-    );
+    return rows.length === 1;
   },
 
   async findById(q: Queryable, id: string): Promise<WebhookDelivery | null> {
@@ -145,10 +165,16 @@ export const WebhookRepository = {
     return rows[0] ? toDelivery(rows[0]) : null;
   },
 
-  /** Puts a delivery back in the queue for an immediate attempt (operator replay). */
+  /**
+   * Puts a delivery back in the queue for an immediate attempt (operator replay). The replay revokes any lease:
+   * an attempt in flight at that moment is not recorded (its `recordAttempt` finds another owner), so it can
+   * neither undo the replay nor be counted twice.
+   */
   async requeue(q: Queryable, id: string): Promise<boolean> {
     const { rowCount } = await q.query(
-      `UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = now(), locked_until = NULL WHERE id = $1`,
+      `UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = now(), locked_until = NULL,
+              lease_owner = NULL
+        WHERE id = $1`,
       [id],
     );
     return rowCount === 1;
