@@ -13,6 +13,22 @@ export default tseslint.config(
     },
   },
   {
+    // The console runs in the browser, as ES modules served by the server.
+    files: ['packages/server/console/**/*.js'],
+    languageOptions: {
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        location: 'readonly',
+        fetch: 'readonly',
+        FormData: 'readonly',
+        URLSearchParams: 'readonly',
+        Intl: 'readonly',
+        Event: 'readonly',
+      },
+    },
+  },
+  {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },

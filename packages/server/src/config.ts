@@ -1,3 +1,4 @@
+import { parseRupees } from '@payrail/protocol';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
@@ -39,6 +40,12 @@ export interface Config {
    * timeout). After a crash, what the dead process held waits this long before any instance takes it again.
    */
   workerLeaseMs: number;
+  /** How long a console sign-in lasts (PAYRAIL_CONSOLE_SESSION_TTL, default 8h). */
+  consoleSessionTtlMs: number;
+  /** Operator credits above this many paise wait for a second operator (PAYRAIL_CREDIT_APPROVAL_ABOVE). */
+  creditApprovalAbove: bigint;
+  /** Failed console sign-ins allowed per client address in 15 minutes (PAYRAIL_CONSOLE_SIGNIN_FAILURES). */
+  consoleSignInFailures: number;
   /** PostgreSQL: longest wait for a connection (new, or a free one of the pool); 0 = no limit. */
   dbConnectTimeoutMs: number;
   /** PostgreSQL: longest a statement may run (statement_timeout; the client gives up 2 s later); 0 = no limit. */
@@ -111,6 +118,15 @@ function bankCodes(env: NodeJS.ProcessEnv, name: string): string[] {
   const bad = codes.find((c) => !/^[A-Z]{4}$/.test(c));
   if (bad) throw new ConfigError(name, `"${bad}" is not a bank code (the four letters that start an IFSC)`);
   return codes;
+}
+
+/** Decimal rupees (like "100000.00", or 0) as paise. */
+function rupeesSetting(env: NodeJS.ProcessEnv, name: string, fallback: string): bigint {
+  const raw = env[name] || fallback;
+  if (/^0+(\.0{1,2})?$/.test(raw)) return 0n;
+  const paise = parseRupees(raw);
+  if (paise === null) throw new ConfigError(name, 'expected rupees like 100000.00');
+  return paise;
 }
 
 /** Proxy-addr's names for address ranges, accepted in PAYRAIL_TRUST_PROXY beside addresses and CIDRs. */
@@ -213,6 +229,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     banksBlocked: bankCodes(env, 'PAYRAIL_BANKS_BLOCKED'),
     workerPollMs: int(env, 'PAYRAIL_WORKER_POLL_MS', 200, 10),
     workerLeaseMs: int(env, 'PAYRAIL_WORKER_LEASE_MS', 60_000, 1000),
+    consoleSessionTtlMs: parseDurations(
+      'PAYRAIL_CONSOLE_SESSION_TTL',
+      env.PAYRAIL_CONSOLE_SESSION_TTL || '8h',
+    )[0] as number,
+    creditApprovalAbove: rupeesSetting(env, 'PAYRAIL_CREDIT_APPROVAL_ABOVE', '100000.00'),
+    consoleSignInFailures: int(env, 'PAYRAIL_CONSOLE_SIGNIN_FAILURES', 20, 1),
     dbConnectTimeoutMs: int(env, 'PAYRAIL_DB_CONNECT_TIMEOUT_MS', 5_000),
     dbStatementTimeoutMs: int(env, 'PAYRAIL_DB_STATEMENT_TIMEOUT_MS', 15_000),
     allowSandboxDataInLive: bool(env, 'PAYRAIL_ALLOW_SANDBOX_DATA_IN_LIVE', false),

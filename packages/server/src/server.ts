@@ -39,6 +39,14 @@ import { PayoutLifecycle } from './services/PayoutLifecycle.ts';
 import { PayoutService } from './services/PayoutService.ts';
 import { MerchantService } from './services/MerchantService.ts';
 import { TokenService } from './services/TokenService.ts';
+import { AuditService } from './services/AuditService.ts';
+import { ConsoleSessionService } from './services/ConsoleSessionService.ts';
+import { CreditApprovalService } from './services/CreditApprovalService.ts';
+import { OperatorService } from './services/OperatorService.ts';
+import { StatsService } from './services/StatsService.ts';
+import { WalletStatementService } from './services/WalletStatementService.ts';
+import { SignInThrottle } from './services/SignInThrottle.ts';
+import { signInThrottled } from './http/plugins/operatorAuth.ts';
 import type { Database } from './store/Database.ts';
 import type { Job } from './store/repositories/JobRepository.ts';
 import { openDatabase } from './store/openDatabase.ts';
@@ -209,6 +217,13 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     redis,
     bankNotifications,
     collectionNotifications,
+    operators: new OperatorService(db),
+    consoleSessions: new ConsoleSessionService(db, config.consoleSessionTtlMs),
+    signInThrottle: new SignInThrottle(counters, config.consoleSignInFailures, signInThrottled),
+    audit: new AuditService(db),
+    creditApproval: new CreditApprovalService(db, merchants, config.creditApprovalAbove),
+    statements: new WalletStatementService(db),
+    stats: new StatsService(db),
   });
 
   let closed = false;

@@ -4,6 +4,7 @@ import type { Page } from '../adminClient.ts';
 import { adminClient, adminRequest, output } from '../context.ts';
 import { CliError, Exit, ExitWith, UsageError } from '../exitCodes.ts';
 import { keyValues, table, type Cell } from '../output.ts';
+import { operatorAccountCommands } from './operatorAccounts.ts';
 
 type Row = Record<string, unknown>;
 const s = (v: unknown): Cell => (v === null || v === undefined ? null : (v as Cell));
@@ -547,4 +548,5 @@ export function operatorCommands(program: Command): void {
   walletCommands(program);
   transactionCommands(program);
   webhookAdminCommands(program);
+  operatorAccountCommands(program);
 }

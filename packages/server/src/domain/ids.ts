@@ -7,3 +7,8 @@ const ulid = monotonicFactory();
 export function newId(kind: IdKind, now: number = Date.now()): string {
   return ID_PREFIX[kind] + ulid(now);
 }
+
+/** Console identifiers (not part of the merchant interface): operators `OP…` and credit requests `CR…`. */
+export function newConsoleId(prefix: 'OP' | 'CR', now: number = Date.now()): string {
+  return prefix + ulid(now);
+}

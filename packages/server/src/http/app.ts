@@ -17,7 +17,21 @@ import type { FailureThrottle } from '../services/FailureThrottle.ts';
 import type { HealthProbe } from '../services/HealthProbe.ts';
 import type { WebhookAdminService } from '../services/WebhookAdminService.ts';
 import type { Metrics } from '../observability/Metrics.ts';
-import { requireAdmin } from './plugins/adminAuth.ts';
+import type { AuditService } from '../services/AuditService.ts';
+import type { ConsoleSessionService } from '../services/ConsoleSessionService.ts';
+import type { CreditApprovalService } from '../services/CreditApprovalService.ts';
+import type { OperatorService } from '../services/OperatorService.ts';
+import type { StatsService } from '../services/StatsService.ts';
+import type { WalletStatementService } from '../services/WalletStatementService.ts';
+import { registerOperatorAuth } from './plugins/operatorAuth.ts';
+import { adminAuditRoutes } from './routes/adminAuditRoutes.ts';
+import { adminConsoleRoutes } from './routes/adminConsoleRoutes.ts';
+import { adminCreditRequestRoutes } from './routes/adminCreditRequestRoutes.ts';
+import { adminOperatorRoutes } from './routes/adminOperatorRoutes.ts';
+import { consoleMerchantRoutes } from './routes/consoleMerchantRoutes.ts';
+import { consoleSessionRoutes } from './routes/consoleSessionRoutes.ts';
+import { consoleStaticRoutes } from './routes/consoleStaticRoutes.ts';
+import type { SignInThrottle } from '../services/SignInThrottle.ts';
 import { registerBodyParsing } from './plugins/bodyParsing.ts';
 import { frameworkErrorHandler, registerErrorHandler } from './plugins/errorHandler.ts';
 import { registerGracefulClose } from './plugins/gracefulClose.ts';
@@ -59,6 +73,14 @@ export interface AppDeps {
   redis: Redis | null;
   bankNotifications: BankNotifications;
   collectionNotifications: CollectionNotifications;
+  /** The console (CONTRACT.md §12). */
+  operators: OperatorService;
+  consoleSessions: ConsoleSessionService;
+  signInThrottle: SignInThrottle;
+  audit: AuditService;
+  creditApproval: CreditApprovalService;
+  statements: WalletStatementService;
+  stats: StatsService;
 }
 
 /** A hop count trusts that many proxies nearest to us (Fastify's types know no number; its runtime does this). */
@@ -82,6 +104,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
   });
   app.decorateRequest('session', null);
+  app.decorateRequest('actor', null);
+  app.decorateRequest('consoleMerchant', null);
+  app.decorateRequest('auditNote', null);
   // Every route as registered, so a test can check that the OpenAPI document covers all of them.
   const routeTable: { method: string; url: string; hidden: boolean }[] = [];
   app.decorate('routeTable', routeTable);
@@ -121,7 +146,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.config.pspNotifySecret) await pspRoutes(app, { ...deps, secret: deps.config.pspNotifySecret });
 
   await app.register(async (admin) => {
-    admin.addHook('onRequest', requireAdmin(deps.adminToken, deps.adminThrottle, deps.config.adminFailuresPerAddress));
+    // The admin token, or an operator's console session with its CSRF header; then the route's role; audited.
+    registerOperatorAuth(admin, deps);
     admin.addHook('onRoute', (route) => {
       route.schema = { ...route.schema, security: [{ adminAuth: [] }] };
     });
@@ -129,8 +155,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     adminPayoutRoutes(admin, deps);
     adminWebhookRoutes(admin, deps);
     adminCollectionRoutes(admin, deps);
+    adminOperatorRoutes(admin, deps);
+    adminAuditRoutes(admin, deps);
+    adminCreditRequestRoutes(admin, deps);
+    adminConsoleRoutes(admin, deps);
     adminBatchRoutes(admin, deps);
   });
+
+  consoleSessionRoutes(app, deps);
+  consoleMerchantRoutes(app, deps);
+  consoleStaticRoutes(app);
 
   return app;
 }

@@ -1,4 +1,6 @@
 import type { CodeDef } from '@payrail/protocol';
+import type { Merchant } from '../domain/Merchant.ts';
+import type { Actor, OperatorRole } from '../domain/Operator.ts';
 import type { Session } from '../services/TokenService.ts';
 
 /** How a route answers errors: the payout (snake_case) or collection/token (camelCase) envelope, or admin JSON. */
@@ -11,6 +13,10 @@ declare module 'fastify' {
     invalidBody?: CodeDef;
     /** The code a body that cannot be parsed at all gets on this route (default: 4000). */
     malformedBody?: CodeDef;
+    /** Least operator role of an admin route (default: viewer for GET, admin for anything else). */
+    role?: OperatorRole;
+    /** The action name this route has in the audit log (default: method and route). */
+    audit?: string;
     /** The code a body over this route's size limit gets (default: Common.bodyTooLarge). */
     bodyTooLarge?: CodeDef;
   }
@@ -19,5 +25,11 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     session: Session | null;
+    /** Who calls an admin route: an operator's console session or the admin token. */
+    actor: Actor | null;
+    /** The merchant of a merchant console session. */
+    consoleMerchant: Merchant | null;
+    /** A line a route adds to its audit entry (e.g. the credit request it created). */
+    auditNote: string | null;
   }
 }

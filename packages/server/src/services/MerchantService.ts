@@ -2,7 +2,7 @@ import { generateCredentials, generateWebhookSecret } from '../domain/credential
 import { newId } from '../domain/ids.ts';
 import type { Merchant, Wallet } from '../domain/Merchant.ts';
 import { WEBHOOK_SECRET_OVERLAP_MS } from '../domain/webhookSigningSecrets.ts';
-import type { Database } from '../store/Database.ts';
+import type { Database, Queryable } from '../store/Database.ts';
 import { BalanceOverflow, DuplicateEntry, LedgerRepository } from '../store/repositories/LedgerRepository.ts';
 import {
   MerchantRepository,
@@ -141,6 +141,15 @@ export class MerchantService {
       const wallet = await WalletRepository.findById(this.db, walletId);
       return { walletId, balance: (wallet as Wallet).balance, duplicate: true };
     }
+  }
+
+  /**
+   * A credit inside the caller's transaction (an approved credit request); throws DuplicateEntry on a reused
+   * reference and BalanceOverflow past the largest balance.
+   */
+  async creditWithin(tx: Queryable, walletId: string, amount: bigint, reference: string): Promise<CreditResult> {
+    const balance = await LedgerRepository.append(tx, { walletId, kind: 'credit', amount, reference });
+    return { walletId, balance, duplicate: false };
   }
 
   /** A page of merchants (newest first), each with its wallets, as the operator's list shows them. */

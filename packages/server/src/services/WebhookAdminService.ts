@@ -31,8 +31,20 @@ export class WebhookAdminService {
     return rows.map((delivery) => ({ delivery, attempts: attempts.get(delivery.id) ?? [] }));
   }
 
-  /** Sends a delivery again now; false when there is no such delivery. */
-  replay(id: string): Promise<boolean> {
+  /**
+   * Sends a delivery again now; false when there is no such delivery. With `merchantId`, only one of that
+   * merchant's (another merchant's answers false, as unknown): the merchant console.
+   */
+  async replay(id: string, merchantId?: string): Promise<boolean> {
+    if (merchantId !== undefined) {
+      const delivery = await WebhookRepository.findById(this.db, id);
+      if (!delivery || delivery.merchantId !== merchantId) return false;
+    }
     return WebhookRepository.requeue(this.db, id);
+  }
+
+  /** Every failed delivery of the merchant created at or after `since`, queued again; their ids. */
+  replayFailed(merchantId: string, since: Date): Promise<string[]> {
+    return WebhookRepository.requeueFailed(this.db, merchantId, since);
   }
 }

@@ -4,9 +4,9 @@ import type { Collection } from '../../domain/Collection.ts';
 import type { CollectionService, FinalOutcome } from '../../services/CollectionService.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { AdminError } from '../AdminError.ts';
-import { ADMIN_TOKEN_ACTOR, adminErrorResponses, adminRouteOptions, timelineEventSchema } from './adminSchemas.ts';
+import { adminErrorResponses, adminRouteOptions, historyActor, timelineEventSchema } from './adminSchemas.ts';
 
-const adminCollectionView = (c: Collection, wire: CollectionTransactionWire) => ({
+export const adminCollectionView = (c: Collection, wire: CollectionTransactionWire) => ({
   ...wire,
   merchant_id: c.merchantId,
   callback_url: c.callbackUrl,
@@ -87,6 +87,7 @@ export function adminCollectionRoutes(app: FastifyInstance, deps: { collections:
     '/admin/v1/collections/:txnId/resolve',
     {
       ...adminRouteOptions,
+      config: { ...adminRouteOptions.config, role: 'finance', audit: 'collection.resolve' },
       schema: {
         tags: ['admin'],
         summary: 'Settle a collection as SUCCESS, FAILED or PENDING (audited; docs/live-mode.md)',
@@ -118,7 +119,7 @@ export function adminCollectionRoutes(app: FastifyInstance, deps: { collections:
       const result = await deps.collections.resolve(txnId, body.status, {
         utr: body.utr,
         reason: body.reason,
-        actor: ADMIN_TOKEN_ACTOR,
+        actor: historyActor(request),
       });
       if (result.ok) return adminCollectionView(result.collection, deps.collections.wire(result.collection));
       if (result.reason === 'not_found') throw AdminError.notFound('collection');

@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Merchant, Wallet } from '../../domain/Merchant.ts';
 import { CreditRefused, type MerchantPatch, type MerchantService } from '../../services/MerchantService.ts';
 import type { CallbackPolicy } from '../../services/CallbackPolicy.ts';
+import type { CreditApprovalService } from '../../services/CreditApprovalService.ts';
 import { AdminError } from '../AdminError.ts';
+import { creditRequestView } from './adminCreditRequestRoutes.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import {
   adminError,
@@ -16,6 +18,7 @@ import {
 
 interface Deps {
   merchants: MerchantService;
+  creditApproval: CreditApprovalService;
   callbackPolicy: CallbackPolicy;
 }
 
@@ -272,9 +275,12 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
     '/admin/v1/wallets/:wallet_id/credits',
     {
       ...adminRouteOptions,
+      config: { ...adminRouteOptions.config, role: 'finance', audit: 'wallet.credit' },
       schema: {
         tags: ['admin'],
-        summary: 'Credit a wallet (idempotent per reference)',
+        summary:
+          'Credit a wallet (idempotent per reference). An operator session crediting more than ' +
+          'PAYRAIL_CREDIT_APPROVAL_ABOVE gets 202 with a pending credit request instead (maker ≠ checker).',
         params: walletIdParam,
         body: {
           type: 'object',
@@ -287,28 +293,47 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
             type: 'object',
             properties: { wallet_id: { type: 'string' }, balance: { type: 'string' }, duplicate: { type: 'boolean' } },
           },
+          202: {
+            type: 'object',
+            properties: {
+              credit_request_id: { type: 'string' },
+              wallet_id: { type: 'string' },
+              amount: { type: 'string' },
+              reference: { type: ['string', 'null'] },
+              status: { type: 'string' },
+              requested_by: { type: 'string' },
+              created_at: { type: 'string' },
+            },
+          },
           ...adminErrorResponses,
           422: adminError,
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { wallet_id } = request.params as { wallet_id: string };
       const body = request.body as { amount: unknown; reference?: string };
       const amount = parseRupees(body.amount);
       if (amount === null) throw AdminError.invalid('amount must be a positive amount like "1000.00"');
-      const result = await merchants.credit(wallet_id, amount, body.reference).catch((err: unknown) => {
-        if (!(err instanceof CreditRefused)) throw err;
-        if (err.reason === 'overflow') {
-          throw new AdminError(422, 'balance_overflow', 'the balance would exceed the largest amount a wallet holds');
-        }
-        throw new AdminError(
-          409,
-          'reference_conflict',
-          'this reference was already used for a credit of another amount',
-        );
-      });
-      if (!result) throw AdminError.notFound('wallet');
+      const outcome = await deps.creditApproval
+        .credit(request.actor!, wallet_id, amount, body.reference)
+        .catch((err: unknown) => {
+          if (!(err instanceof CreditRefused)) throw err;
+          if (err.reason === 'overflow') {
+            throw new AdminError(422, 'balance_overflow', 'the balance would exceed the largest amount a wallet holds');
+          }
+          throw new AdminError(
+            409,
+            'reference_conflict',
+            'this reference was already used for a credit of another amount',
+          );
+        });
+      if (outcome.kind === 'not_found') throw AdminError.notFound('wallet');
+      if (outcome.kind === 'pending') {
+        request.auditNote = `waits for approval as ${outcome.request.id}`;
+        return reply.code(202).send(creditRequestView(outcome.request));
+      }
+      const result = outcome.result;
       return { wallet_id: result.walletId, balance: formatPaise(result.balance), duplicate: result.duplicate };
     },
   );

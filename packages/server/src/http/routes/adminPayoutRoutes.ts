@@ -4,9 +4,9 @@ import { toPayoutWire, type Payout } from '../../domain/Payout.ts';
 import type { PayoutAdminService } from '../../services/PayoutAdminService.ts';
 import { AdminError } from '../AdminError.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
-import { ADMIN_TOKEN_ACTOR, adminErrorResponses, adminRouteOptions, timelineEventSchema } from './adminSchemas.ts';
+import { adminErrorResponses, historyActor, adminRouteOptions, timelineEventSchema } from './adminSchemas.ts';
 
-const adminPayoutView = (p: Payout) => ({
+export const adminPayoutView = (p: Payout) => ({
   ...toPayoutWire(p),
   merchant_id: p.merchantId,
   scheme: p.scheme,
@@ -100,6 +100,7 @@ export function adminPayoutRoutes(app: FastifyInstance, deps: { payoutAdmin: Pay
     '/admin/v1/payouts/:transaction_id/resolve',
     {
       ...adminRouteOptions,
+      config: { ...adminRouteOptions.config, role: 'finance', audit: 'payout.resolve' },
       schema: {
         tags: ['admin'],
         summary: 'Resolve a PENDING payout (and PROCESSING in live mode) as SUCCESS or FAILED',
@@ -119,7 +120,12 @@ export function adminPayoutRoutes(app: FastifyInstance, deps: { payoutAdmin: Pay
     async (request) => {
       const { transaction_id } = request.params as { transaction_id: string };
       const body = request.body as { status: 'SUCCESS' | 'FAILED'; utr_number?: string };
-      const outcome = await deps.payoutAdmin.resolve(transaction_id, body.status, body.utr_number, ADMIN_TOKEN_ACTOR);
+      const outcome = await deps.payoutAdmin.resolve(
+        transaction_id,
+        body.status,
+        body.utr_number,
+        historyActor(request),
+      );
       if (outcome.ok) return adminPayoutView(outcome.payout);
       if (outcome.reason === 'not_found') throw AdminError.notFound('payout');
       throw new AdminError(409, 'invalid_state', `payout is ${outcome.status}; only a PENDING payout can be resolved`);

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 /** Schema pieces shared by the operator routes. */
 export const adminRouteOptions = { config: { errorStyle: 'admin' as const } };
 
@@ -40,10 +41,11 @@ export const walletIdParam = {
 } as const;
 
 /**
- * Who an admin-token request is, for the transaction history. One shared token has no name: every such request
- * is `operator:admin-token` until operator accounts exist.
+ * Who an operator call is, as transaction histories name it: `operator:admin-token` for the admin token,
+ * `operator:<e-mail>` for an operator's console session.
  */
-export const ADMIN_TOKEN_ACTOR = 'operator:admin-token';
+export const historyActor = (request: FastifyRequest) =>
+  request.actor?.via === 'session' ? `operator:${request.actor.name}` : 'operator:admin-token';
 
 /** The answer of the timeline routes (docs/operations.md, "History of every transaction"). */
 export const timelineEventSchema = {

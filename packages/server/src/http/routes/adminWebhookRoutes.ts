@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { parseStatementBound } from '../../domain/statement.ts';
 import type {
   DeliveryState,
   WebhookAdminService,
@@ -60,6 +61,7 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { webhookAdmin: W
     '/admin/v1/webhooks/deliveries/:id/replay',
     {
       ...adminRouteOptions,
+      config: { ...adminRouteOptions.config, role: 'finance', audit: 'webhook.replay' },
       schema: {
         tags: ['admin'],
         summary: 'Send a delivery again now (same webhook-id; receivers deduplicate)',
@@ -76,9 +78,45 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { webhookAdmin: W
       return reply.code(202).send({ id, state: 'pending' });
     },
   );
+
+  app.post(
+    '/admin/v1/webhooks/deliveries/replay',
+    {
+      ...adminRouteOptions,
+      config: { ...adminRouteOptions.config, role: 'finance', audit: 'webhook.replay_failed' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Send again every failed delivery of a merchant created at or after `since`',
+        body: {
+          type: 'object',
+          required: ['merchant_id', 'since'],
+          additionalProperties: false,
+          properties: {
+            merchant_id: { type: 'string', minLength: 1, maxLength: 40 },
+            since: { type: 'string', maxLength: 40, description: 'ISO date-time' },
+          },
+        },
+        response: {
+          202: {
+            type: 'object',
+            properties: { replayed: { type: 'integer' }, ids: { type: 'array', items: { type: 'string' } } },
+          },
+          ...adminErrorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as { merchant_id: string; since: string };
+      const since = parseStatementBound(body.since, 'from');
+      if (!since) throw AdminError.invalid('since must be an ISO date-time or YYYY-MM-DD');
+      const ids = await deps.webhookAdmin.replayFailed(body.merchant_id, since);
+      request.auditNote = `${ids.length} deliveries queued again`;
+      return reply.code(202).send({ replayed: ids.length, ids });
+    },
+  );
 }
 
-function deliveryView(d: WebhookDelivery, attempts: WebhookAttempt[]) {
+export function deliveryView(d: WebhookDelivery, attempts: WebhookAttempt[]) {
   return {
     id: d.id,
     merchant_id: d.merchantId,

@@ -205,6 +205,16 @@ export const WebhookRepository = {
     return rows.map(toDelivery);
   },
 
+  /** Puts every failed delivery of a merchant created at or after `since` back in the queue; returns their ids. */
+  async requeueFailed(q: Queryable, merchantId: string, since: Date): Promise<string[]> {
+    const { rows } = await q.query<{ id: string }>(
+      `UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = now(), locked_until = NULL
+        WHERE merchant_id = $1 AND state = 'failed' AND created_at >= $2 RETURNING id`,
+      [merchantId, since],
+    );
+    return rows.map((r) => r.id);
+  },
+
   async attempts(q: Queryable, deliveryIds: string[]): Promise<Map<string, WebhookAttempt[]>> {
     const out = new Map<string, WebhookAttempt[]>();
     if (deliveryIds.length === 0) return out;

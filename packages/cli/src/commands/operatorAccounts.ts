@@ -1,0 +1,114 @@
+import { createInterface } from 'node:readline';
+import { Option, type Command } from 'commander';
+import { adminRequest, output } from '../context.ts';
+import { UsageError } from '../exitCodes.ts';
+import { keyValues, table, type Cell } from '../output.ts';
+
+const s = (v: unknown): Cell => (v === null || v === undefined ? null : (v as Cell));
+
+/** All of standard input, without its final line break (`printf '%s' pw | …` and `echo pw | …` both work). */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+/** Asks on the terminal without echoing what is typed. */
+function askHidden(question: string): Promise<string> {
+  return new Promise((resolve) => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+    const mutable = rl as unknown as { _writeToOutput: (text: string) => void };
+    let asked = false;
+    mutable._writeToOutput = (text: string) => {
+      if (!asked) process.stderr.write(text);
+    };
+    rl.question(question, (answer) => {
+      rl.close();
+      process.stderr.write('\n');
+      resolve(answer);
+    });
+    asked = true;
+  });
+}
+
+async function password(opts: { passwordStdin?: boolean }): Promise<string> {
+  if (opts.passwordStdin) return readStdin();
+  if (!process.stdin.isTTY) throw new UsageError('no terminal to ask for the password: use --password-stdin');
+  const first = await askHidden('Password (at least 10 characters): ');
+  const again = await askHidden('Password again: ');
+  if (first !== again) throw new UsageError('the two passwords differ');
+  return first;
+}
+
+const view = (o: Record<string, unknown>) =>
+  keyValues([
+    ['Operator ID', s(o.operator_id)],
+    ['E-mail', s(o.email)],
+    ['Name', s(o.name)],
+    ['Role', s(o.role)],
+    ['Disabled', s(o.disabled)],
+  ]);
+
+/**
+ * `payrail operator …`: console accounts, through the admin API with the admin token (so that it works while
+ * the server runs, on either database engine).
+ */
+export function operatorAccountCommands(program: Command) {
+  const operator = program.command('operator').description('Console operator accounts (admin API)');
+
+  operator
+    .command('create')
+    .description('Create a console operator; asks for the password, or reads it from standard input')
+    .argument('<email>', 'sign-in address of the operator')
+    .addOption(
+      new Option('--role <role>', 'viewer reads; finance also credits, resolves, replays; admin manages all')
+        .choices(['viewer', 'finance', 'admin'])
+        .makeOptionMandatory(),
+    )
+    .option('--name <name>', 'display name (default: the e-mail address)')
+    .option('--password-stdin', 'read the password from standard input instead of asking')
+    .action(async (email: string, opts: { role: string; name?: string; passwordStdin?: boolean }, cmd: Command) => {
+      const body = {
+        email,
+        role: opts.role,
+        password: await password(opts),
+        ...(opts.name ? { name: opts.name } : {}),
+      };
+      const o = await adminRequest(cmd, 'POST', '/admin/v1/operators', body, 'operator create');
+      output(cmd).result(o, () => `${view(o)}\n\nThe operator signs in at /console.`);
+    });
+
+  operator
+    .command('list')
+    .description('List console operators')
+    .action(async (_opts, cmd: Command) => {
+      const page = await adminRequest(cmd, 'GET', '/admin/v1/operators', undefined, 'operator list');
+      const rows = (page.data as Record<string, unknown>[]) ?? [];
+      output(cmd).result(page, () =>
+        table(rows, [
+          ['ID', (o) => s(o.operator_id)],
+          ['E-MAIL', (o) => s(o.email)],
+          ['NAME', (o) => s(o.name)],
+          ['ROLE', (o) => s(o.role)],
+          ['DISABLED', (o) => s(o.disabled)],
+        ]),
+      );
+    });
+
+  operator
+    .command('disable')
+    .description('Disable an operator: their sessions end at once')
+    .argument('<operatorId>')
+    .action(async (id: string, _opts, cmd: Command) => {
+      const o = await adminRequest(
+        cmd,
+        'PATCH',
+        `/admin/v1/operators/${encodeURIComponent(id)}`,
+        { disabled: true },
+        'operator disable',
+      );
+      output(cmd).result(o, () => view(o));
+    });
+}

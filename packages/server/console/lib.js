@@ -1,0 +1,308 @@
+// Shared pieces of the console: Preact + htm from the server's own node_modules, the API client, formatting.
+import { h, render } from './vendor/preact.js';
+import { useState, useEffect, useCallback, useRef } from './vendor/hooks.js';
+import htm from './vendor/htm.js';
+
+export const html = htm.bind(h);
+export { render, useState, useEffect, useCallback, useRef };
+
+let csrfToken = null;
+export const setCsrf = (token) => {
+  csrfToken = token;
+};
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Calls a documented route with the session cookie; state changes carry the session's CSRF token. */
+export async function api(method, path, body) {
+  const headers = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
+  const res = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'same-origin',
+  });
+  if (res.status === 204) return null;
+  const type = res.headers.get('content-type') || '';
+  const data = type.includes('json') ? await res.json() : await res.text();
+  if (!res.ok) {
+    const error = (data && data.error) || {};
+    if (res.status === 401 && !path.endsWith('/session')) window.dispatchEvent(new Event('payrail:signed-out'));
+    throw new ApiError(res.status, error.code || 'error', error.message || `${res.status} ${res.statusText}`);
+  }
+  return data;
+}
+
+/** Runs `load` when `deps` change; gives { data, error, loading, reload }. */
+export function useLoad(load, deps) {
+  const [state, setState] = useState({ data: null, error: null, loading: true });
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ ...s, loading: true }));
+    load().then(
+      (data) => live && setState({ data, error: null, loading: false }),
+      (error) => live && setState({ data: null, error, loading: false }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [...deps, tick]);
+  return { ...state, reload: () => setTick((t) => t + 1) };
+}
+
+export const qs = (params) => {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
+  const text = p.toString();
+  return text ? `?${text}` : '';
+};
+
+const timeFormat = new Intl.DateTimeFormat('en-IN', {
+  dateStyle: 'medium',
+  timeStyle: 'medium',
+  timeZone: 'Asia/Kolkata',
+});
+export const when = (iso) => (iso ? `${timeFormat.format(new Date(iso))} IST` : '—');
+export const rupees = (text) => (text === null || text === undefined ? '—' : `₹${text}`);
+
+/** Where an identifier leads: MR merchant, WL wallet, PT payout, CT collection. */
+export function routeForId(id) {
+  const value = id.trim();
+  const prefix = value.slice(0, 2).toUpperCase();
+  const routes = { MR: 'merchants', WL: 'wallets', PT: 'payouts', CT: 'collections' };
+  return routes[prefix] && value.length === 28 ? `#/${routes[prefix]}/${value.toUpperCase()}` : null;
+}
+
+// Components
+
+export function Notice({ kind = 'ok', children }) {
+  return html`<div class=${`notice ${kind}`} role=${kind === 'error' ? 'alert' : 'status'}>${children}</div>`;
+}
+
+export function ErrorNotice({ error }) {
+  if (!error) return null;
+  return html`<${Notice} kind="error">${error.message}${error.code ? html` <span class="muted">(${error.code})</span>` : ''}</${Notice}>`;
+}
+
+export const Badge = ({ value }) => html`<span class=${`badge ${value}`}>${value}</span>`;
+
+export function Field({ id, label, children, hint }) {
+  return html`<div class="field">
+    <label for=${id}>${label}</label>
+    ${children} ${hint ? html`<div class="muted" id=${`${id}-hint`}>${hint}</div>` : ''}
+  </div>`;
+}
+
+/** A form whose submit runs `action` and shows its error; the submit button is disabled while it runs. */
+export function ActionForm({ action, submit, children, className, danger, label }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const onSubmit = async (event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await action(new FormData(event.currentTarget), event.currentTarget);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<form class=${className || ''} onSubmit=${onSubmit} aria-label=${label}>
+    <${ErrorNotice} error=${error} />
+    ${children}
+    <button type="submit" class=${danger ? 'danger' : ''} disabled=${busy}>${busy ? 'Working…' : submit}</button>
+  </form>`;
+}
+
+/** A button that runs an action (with optional confirmation) and reports errors beside itself. */
+export function ActionButton({ action, children, className, confirmText, label }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const onClick = async () => {
+    if (confirmText && !window.confirm(confirmText)) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<span>
+    <button type="button" class=${className || ''} onClick=${onClick} disabled=${busy} aria-label=${label}>
+      ${busy ? 'Working…' : children}
+    </button>
+    ${error ? html` <span role="alert" class="badge failed">${error.message}</span>` : ''}
+  </span>`;
+}
+
+/** A table in a horizontally scrolling, keyboard-focusable wrapper (phones). */
+export function Table({ caption, columns, rows, empty = 'Nothing here yet.', rowClass }) {
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label=${caption}>
+    <table>
+      <caption>
+        ${caption}
+      </caption>
+      <thead>
+        <tr>
+          ${columns.map((c) => html`<th scope="col" class=${c.num ? 'num' : ''}>${c.label}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        ${
+          rows.length === 0
+            ? html`<tr>
+                <td colspan=${columns.length} class="muted">${empty}</td>
+              </tr>`
+            : rows.map(
+                (row) =>
+                  html`<tr class=${rowClass ? rowClass(row) : ''}>
+                    ${columns.map((c) => html`<td class=${c.num ? 'num' : c.id ? 'id' : ''}>${c.render(row)}</td>`)}
+                  </tr>`,
+              )
+        }
+      </tbody>
+    </table>
+  </div>`;
+}
+
+/** A cursor-paged list: `fetchPage(cursor)` answers { data, has_more, next_cursor }. */
+export function usePaged(fetchPage, deps) {
+  const [rows, setRows] = useState([]);
+  const [next, setNext] = useState(null);
+  const [error, setError] = useState(null);
+  const [loading, setLoading] = useState(true);
+  const load = async (cursor, append) => {
+    setLoading(true);
+    try {
+      const page = await fetchPage(cursor);
+      setRows((old) => (append ? [...old, ...page.data] : page.data));
+      setNext(page.has_more ? page.next_cursor : null);
+      setError(null);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setLoading(false);
+    }
+  };
+  useEffect(() => {
+    load(undefined, false);
+  }, deps);
+  return { rows, error, loading, more: next ? () => load(next, true) : null, reload: () => load(undefined, false) };
+}
+
+export function MoreButton({ paged }) {
+  if (!paged.more) return null;
+  return html`<div class="actions">
+    <button type="button" class="secondary" onClick=${paged.more}>Load more</button>
+  </div>`;
+}
+
+const STATUS_COLORS = {
+  INITIATED: '#8da2c9',
+  PROCESSING: '#1f4fd6',
+  PENDING: '#e09b1a',
+  SUCCESS: '#1b7f4b',
+  FAILED: '#d9534f',
+  REFUNDED: '#8a3b98',
+};
+
+/** Payouts per status per hour as stacked bars in inline SVG, with a text summary for screen readers. */
+export function PayoutChart({ hours }) {
+  const statuses = Object.keys(STATUS_COLORS);
+  const max = Math.max(1, ...hours.map((h) => statuses.reduce((n, s) => n + (h[s] || 0), 0)));
+  const W = 720;
+  const H = 220;
+  const pad = { l: 34, r: 8, t: 10, b: 26 };
+  const bw = (W - pad.l - pad.r) / hours.length;
+  const y = (v) => pad.t + (H - pad.t - pad.b) * (1 - v / max);
+  const total = hours.reduce((n, h) => n + statuses.reduce((m, s) => m + (h[s] || 0), 0), 0);
+  const bars = hours.map((hour, i) => {
+    let acc = 0;
+    return statuses.map((s) => {
+      const v = hour[s] || 0;
+      if (!v) return null;
+      const top = y(acc + v);
+      const rect = html`<rect
+        x=${pad.l + i * bw + 2}
+        y=${top}
+        width=${Math.max(1, bw - 4)}
+        height=${y(acc) - top}
+        fill=${STATUS_COLORS[s]}
+      >
+        <title>${`${new Date(hour.hour).toISOString().slice(11, 16)} UTC: ${v} ${s}`}</title>
+      </rect>`;
+      acc += v;
+      return rect;
+    });
+  });
+  const label = `Payouts per hour over the last 24 hours: ${total} in all; ${statuses
+    .map((s) => `${hours.reduce((n, h) => n + (h[s] || 0), 0)} ${s}`)
+    .join(', ')}.`;
+  return html`<div class="chart">
+    <svg viewBox=${`0 0 ${W} ${H}`} role="img" aria-label=${label}>
+      <line x1=${pad.l} x2=${W - pad.r} y1=${y(0)} y2=${y(0)} stroke="#aab3c5" />
+      <text x=${pad.l - 6} y=${y(max) + 4} text-anchor="end" font-size="11" fill="#5b6478">${max}</text>
+      <text x=${pad.l - 6} y=${y(0)} text-anchor="end" font-size="11" fill="#5b6478">0</text>
+      ${bars}
+      ${hours.map((hour, i) =>
+        i % 4 === 0
+          ? html`<text x=${pad.l + i * bw + bw / 2} y=${H - 8} text-anchor="middle" font-size="11" fill="#5b6478">
+              ${new Date(hour.hour).toLocaleTimeString('en-IN', { hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Kolkata' })}
+            </text>`
+          : null,
+      )}
+    </svg>
+    <ul class="legend" aria-hidden="true">
+      ${statuses.map((s) => html`<li><span style=${`background:${STATUS_COLORS[s]}`}></span>${s}</li>`)}
+    </ul>
+  </div>`;
+}
+
+/** Opening balance, entries with running balance, closing balance. */
+export function StatementTable({ statement }) {
+  const rows = [
+    { summary: true, kind: 'Opening balance', balance: statement.opening_balance, created_at: statement.from },
+    ...statement.entries,
+    { summary: true, kind: 'Closing balance', balance: statement.closing_balance, created_at: statement.to },
+  ];
+  return html`<${Table}
+    caption="Statement"
+    rowClass=${(r) => (r.summary ? 'summary' : '')}
+    rows=${rows}
+    columns=${[
+      { label: 'Time', render: (r) => (r.created_at ? when(r.created_at) : r.summary ? '' : '—') },
+      { label: 'Entry', render: (r) => r.kind },
+      { label: 'Reference', id: true, render: (r) => r.payout_id || r.collection_id || r.reference || '' },
+      { label: 'Amount', num: true, render: (r) => (r.summary ? '' : rupees(r.amount)) },
+      { label: 'Balance', num: true, render: (r) => rupees(r.balance) },
+    ]}
+  />`;
+}
+
+/** One timeline: the request, each status change with reason and actor, each webhook attempt. */
+export function Timeline({ events }) {
+  if (!events.length) return html`<p class="muted">No events yet.</p>`;
+  return html`<ol class="timeline" aria-label="Timeline">
+    ${events.map(
+      (e) =>
+        html`<li class=${e.kind === 'webhook' ? 'webhook' : ''}>
+          <time datetime=${e.at}>${when(e.at)}</time>
+          <strong>${e.title}</strong>${e.detail ? html` — ${e.detail}` : ''}
+        </li>`,
+    )}
+  </ol>`;
+}

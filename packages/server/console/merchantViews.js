@@ -1,0 +1,172 @@
+// The merchant's own views: only /console/api/merchant/… routes, which answer nothing of other merchants.
+import {
+  ActionButton,
+  api,
+  Badge,
+  ErrorNotice,
+  Field,
+  html,
+  MoreButton,
+  Notice,
+  PayoutChart,
+  qs,
+  rupees,
+  StatementTable,
+  Table,
+  useLoad,
+  usePaged,
+  useState,
+  when,
+} from './lib.js';
+
+const enc = encodeURIComponent;
+const BASE = '/console/api/merchant';
+
+export const merchantNav = [
+  ['#/', 'Balance'],
+  ['#/payouts', 'Payouts'],
+  ['#/collections', 'Collections'],
+  ['#/webhooks', 'Webhooks'],
+];
+
+function Overview() {
+  const o = useLoad(() => api('GET', `${BASE}/overview`), []);
+  const d = o.data;
+  return html`<h1>Balance</h1>
+    <${ErrorNotice} error=${o.error} />
+    ${
+      d &&
+      html`<div class="cards">
+          ${d.wallets.map(
+            (w) =>
+              html`<div class="card">
+                <div class="metric-label">Wallet ${w.wallet_id}</div>
+                <div class="metric" data-testid="merchant-balance">${rupees(w.balance)}</div>
+                <div class="muted">
+                  ${rupees(w.on_hold)} on hold · <a href=${`#/statement/${w.wallet_id}`}>Statement</a>
+                </div>
+              </div>`,
+          )}
+        </div>
+        <section class="card">
+          <h2 style="margin-top:0">Your payouts, last 24 hours</h2>
+          <${PayoutChart} hours=${d.stats.payouts_per_hour} />
+        </section>`
+    }`;
+}
+
+function Statement({ params: [id] }) {
+  const [range, setRange] = useState({ from: '', to: '' });
+  const s = useLoad(() => api('GET', `${BASE}/wallets/${enc(id)}/statement${qs(range)}`), [id, range.from, range.to]);
+  return html`<h1>Statement</h1>
+    <p class="id">${id}</p>
+    <form class="row" onSubmit=${(e) => {
+      e.preventDefault();
+      const f = new FormData(e.currentTarget);
+      setRange({ from: String(f.get('from') || ''), to: String(f.get('to') || '') });
+    }}>
+      <${Field} id="from" label="From (IST day)"><input id="from" name="from" type="date" /></${Field}>
+      <${Field} id="to" label="To (IST day, inclusive)"><input id="to" name="to" type="date" /></${Field}>
+      <button type="submit" class="secondary">Show</button>
+      <a class="button secondary" href=${`${BASE}/wallets/${enc(id)}/statement${qs({ ...range, format: 'csv' })}`} download>Export CSV</a>
+    </form>
+    <${ErrorNotice} error=${s.error} />
+    ${s.data && html`<${StatementTable} statement=${s.data} />`}`;
+}
+
+function Payouts() {
+  const [status, setStatus] = useState('');
+  const list = usePaged((cursor) => api('GET', `${BASE}/payouts${qs({ status, cursor })}`), [status]);
+  return html`<h1>Payouts</h1>
+    <div class="row"><${Field} id="st" label="Status">
+      <select id="st" onChange=${(e) => setStatus(e.currentTarget.value)}>
+        <option value="">Any</option>
+        ${['INITIATED', 'PROCESSING', 'PENDING', 'SUCCESS', 'FAILED', 'REFUNDED'].map((s) => html`<option>${s}</option>`)}
+      </select></${Field}></div>
+    <h2>Newest first</h2>
+    <${ErrorNotice} error=${list.error} />
+    <${Table}
+      caption="Your payouts"
+      rows=${list.rows}
+      columns=${[
+        { label: 'Payout', id: true, render: (p) => p.transaction_id },
+        { label: 'Sender id', render: (p) => p.sender_id },
+        { label: 'Status', render: (p) => html`<${Badge} value=${p.status} />` },
+        { label: 'Amount', num: true, render: (p) => rupees(p.amount) },
+        { label: 'UTR', render: (p) => p.utr_number || '—' },
+        { label: 'Created', render: (p) => when(p.timestamps ? p.timestamps.created_at : p.created_at) },
+      ]}
+    />
+    <${MoreButton} paged=${list} />`;
+}
+
+function Collections() {
+  const list = usePaged((cursor) => api('GET', `${BASE}/collections${qs({ cursor })}`), []);
+  return html`<h1>Collections</h1>
+    <${ErrorNotice} error=${list.error} />
+    <${Table}
+      caption="Your collections"
+      rows=${list.rows}
+      columns=${[
+        { label: 'Collection', id: true, render: (c) => c.txnId },
+        { label: 'Sender id', render: (c) => c.senderId },
+        { label: 'Status', render: (c) => html`<${Badge} value=${c.status} />` },
+        { label: 'Amount', num: true, render: (c) => rupees(c.requestAmount || c.amount) },
+        {
+          label: 'Pay link',
+          render: (c) =>
+            c.paymentUrl || c.payment_url ? html`<a href=${c.paymentUrl || c.payment_url}>Open</a>` : '—',
+        },
+      ]}
+    />
+    <${MoreButton} paged=${list} />`;
+}
+
+function Webhooks() {
+  const list = usePaged((cursor) => api('GET', `${BASE}/webhooks/deliveries${qs({ cursor })}`), []);
+  const [secret, setSecret] = useState(null);
+  const [message, setMessage] = useState(null);
+  return html`<h1>Webhooks</h1>
+    ${message && html`<${Notice}>${message}</${Notice}>`}
+    ${
+      secret &&
+      html`<${Notice} kind="warn"><p><strong>Your new webhook secret (shown once):</strong></p>
+      <p class="secret" data-testid="new-webhook-secret">${secret}</p>
+      <p>Deliveries are signed with the old and the new secret for 24 hours.</p>
+      <button type="button" onClick=${() => setSecret(null)}>I have stored it</button></${Notice}>`
+    }
+    <div class="actions">
+      <${ActionButton} className="secondary" confirmText="Issue a new webhook secret? The old one keeps signing for 24 hours."
+        action=${async () => setSecret((await api('POST', `${BASE}/webhook-secret/rotate`)).webhook_secret)}>Rotate webhook secret</${ActionButton}>
+    </div>
+    <${ErrorNotice} error=${list.error} />
+    <${Table}
+      caption="Your webhook deliveries"
+      rows=${list.rows}
+      columns=${[
+        { label: 'Event', render: (d) => d.type },
+        { label: 'Transaction', id: true, render: (d) => d.subject_id },
+        { label: 'State', render: (d) => html`<${Badge} value=${d.state} />` },
+        { label: 'Attempts', num: true, render: (d) => d.attempt_count },
+        { label: 'Last answer', render: (d) => (d.last_status ? `HTTP ${d.last_status}` : d.last_error || '—') },
+        {
+          label: 'Action',
+          render: (d) => html`<${ActionButton} className="secondary" label=${`Resend ${d.id}`}
+            action=${async () => {
+              await api('POST', `${BASE}/webhooks/deliveries/${enc(d.id)}/replay`);
+              setMessage(`Delivery ${d.id} queued again.`);
+              list.reload();
+            }}>Resend</${ActionButton}>`,
+        },
+      ]}
+    />
+    <${MoreButton} paged=${list} />`;
+}
+
+export const merchantRoutes = [
+  [/^\/$/, Overview],
+  [/^\/statement\/(WL[0-9A-Z]{26})$/, Statement],
+  [/^\/payouts$/, Payouts],
+  [/^\/collections$/, Collections],
+  [/^\/webhooks$/, Webhooks],
+];

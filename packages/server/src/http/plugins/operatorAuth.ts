@@ -1,0 +1,148 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { safeEqual } from '../../domain/credentials.ts';
+import { ADMIN_TOKEN_ACTOR, roleAllows, type OperatorRole } from '../../domain/Operator.ts';
+import type { FailureThrottle } from '../../services/FailureThrottle.ts';
+import type { AuditService } from '../../services/AuditService.ts';
+import { csrfTokenOf, type ConsoleSessionService } from '../../services/ConsoleSessionService.ts';
+import { AdminError } from '../AdminError.ts';
+import { OPERATOR_COOKIE, readCookie } from '../consoleCookies.ts';
+import { requireAdmin } from './adminAuth.ts';
+
+export interface OperatorAuthDeps {
+  adminToken: string;
+  adminThrottle: FailureThrottle;
+  consoleSessions: ConsoleSessionService;
+  audit: AuditService;
+  config: { publicUrl?: string; adminFailuresPerAddress: number };
+}
+
+/** What a throttled console sign-in answers (services/SignInThrottle). */
+export const signInThrottled = (retryAfterSeconds: number) =>
+  new AdminError(429, 'too_many_attempts', 'Too many failed sign-ins; try again in 15 minutes', retryAfterSeconds);
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Refuses a state-changing cookie request that is not provably from the console itself: it must carry the
+ * session's CSRF token, and a browser's Origin / Sec-Fetch-Site, when sent, must be this server's own.
+ * (SameSite=Strict already keeps other sites' requests from carrying the cookie; this is the second lock.)
+ */
+export function checkCsrf(request: FastifyRequest, sessionToken: string, publicUrl: string | undefined) {
+  const sent = request.headers['x-csrf-token'];
+  if (typeof sent !== 'string' || !safeEqual(sent, csrfTokenOf(sessionToken))) {
+    throw new AdminError(403, 'csrf_failed', 'A state-changing console request needs the X-CSRF-Token header');
+  }
+  checkOrigin(request, publicUrl);
+}
+
+/** A browser request from another origin is refused (also on sign-in, against login CSRF). */
+export function checkOrigin(request: FastifyRequest, publicUrl: string | undefined) {
+  const site = request.headers['sec-fetch-site'];
+  if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') {
+    throw new AdminError(403, 'csrf_failed', 'Cross-site console requests are refused');
+  }
+  const origin = request.headers.origin;
+  if (typeof origin !== 'string') return;
+  let ok: boolean;
+  try {
+    const url = new URL(origin);
+    ok =
+      (publicUrl !== undefined && url.origin === new URL(publicUrl).origin) ||
+      (typeof request.headers.host === 'string' && url.host === request.headers.host);
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new AdminError(403, 'csrf_failed', 'Cross-origin console requests are refused');
+}
+
+/**
+ * Who may call the admin API: the admin bearer token (automation; acts as `operator:admin-token`, role admin),
+ * or an operator's console session cookie with its CSRF header. Then the route's role is enforced, and every
+ * state-changing call (refused ones included) is written to the audit log before the answer leaves.
+ */
+export function registerOperatorAuth(admin: FastifyInstance, deps: OperatorAuthDeps) {
+  const bearer = requireAdmin(deps.adminToken, deps.adminThrottle, deps.config.adminFailuresPerAddress);
+  admin.addHook('onRequest', async (request) => {
+    const cookie = readCookie(request, OPERATOR_COOKIE);
+    if (request.headers.authorization !== undefined || cookie === undefined) {
+      await bearer(request);
+      request.actor = ADMIN_TOKEN_ACTOR;
+    } else {
+      const operator = await deps.consoleSessions.operatorOf(cookie);
+      if (!operator) throw new AdminError(401, 'unauthorized', 'The console session has ended; sign in again');
+      request.actor = {
+        operatorId: operator.id,
+        name: operator.email,
+        displayName: operator.name,
+        role: operator.role,
+        via: 'session',
+      };
+      if (!SAFE_METHODS.has(request.method)) checkCsrf(request, cookie, deps.config.publicUrl);
+    }
+    const needed: OperatorRole =
+      request.routeOptions.config.role ?? (SAFE_METHODS.has(request.method) ? 'viewer' : 'admin');
+    if (!roleAllows(request.actor.role, needed)) {
+      throw new AdminError(403, 'forbidden', `This action needs the ${needed} role; you are ${request.actor.role}`);
+    }
+  });
+
+  admin.addHook('onSend', async (request, reply, payload) => {
+    if (SAFE_METHODS.has(request.method) || request.actor === null) return payload;
+    await recordAudit(deps.audit, request, reply.statusCode);
+    return payload;
+  });
+}
+
+/** Body fields worth keeping in the audit log; secrets and passwords never are. */
+const AUDITED_FIELDS = [
+  'amount',
+  'reference',
+  'status',
+  'utr_number',
+  'role',
+  'email',
+  'name',
+  'disabled',
+  'daily_limit',
+  'monthly_limit',
+  'collection_callback_url',
+  'upi_vpa',
+  'merchant_id',
+  'since',
+];
+
+export async function recordAudit(
+  audit: AuditService,
+  request: FastifyRequest,
+  status: number,
+  who: { name: string; displayName: string; role: string } | null = request.actor,
+) {
+  const actor = who;
+  if (!actor) return;
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  const kept =
+    typeof body === 'object' && body !== null
+      ? Object.fromEntries(AUDITED_FIELDS.filter((f) => f in body).map((f) => [f, body[f]]))
+      : {};
+  const params = Object.values((request.params ?? {}) as Record<string, string>).join(' ');
+  const detail = [Object.keys(kept).length ? JSON.stringify(kept) : '', request.auditNote ?? '']
+    .filter(Boolean)
+    .join(' ')
+    .slice(0, 1000);
+  try {
+    await audit.record({
+      actor: actor.name,
+      actorName: actor.displayName,
+      actorRole: actor.role,
+      action: request.routeOptions.config.audit ?? `${request.method} ${request.routeOptions.url ?? request.url}`,
+      target: params.slice(0, 300),
+      clientAddress: request.ip,
+      outcome: status < 400 ? 'ok' : status === 401 || status === 403 ? 'denied' : 'failed',
+      httpStatus: status,
+      detail,
+    });
+  } catch (err) {
+    // The action itself has happened; a lost audit line is an operational error to see, not a reason to lie.
+    request.log.error({ err }, 'audit log write failed');
+  }
+}

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import type { AuditEntry, AuditService } from '../../services/AuditService.ts';
+import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
+import { present } from '../queryParams.ts';
+import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
+
+const auditView = (e: AuditEntry) => ({
+  id: String(e.id),
+  at: e.at.toISOString(),
+  actor: e.actor,
+  actor_name: e.actorName,
+  actor_role: e.actorRole,
+  action: e.action,
+  target: e.target,
+  client_address: e.clientAddress,
+  outcome: e.outcome,
+  http_status: e.httpStatus,
+  detail: e.detail,
+});
+
+/** The audit log, newest first: every state-changing operator call, refused ones included. */
+export function adminAuditRoutes(app: FastifyInstance, deps: { audit: AuditService }) {
+  app.get(
+    '/admin/v1/audit',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['console'],
+        summary: 'The audit log (who, role, action, target, time, client address, outcome), newest first',
+        querystring: {
+          type: 'object',
+          properties: {
+            limit: { type: 'string', pattern: '^[0-9]+$' },
+            cursor: { type: 'string', maxLength: 100 },
+            actor: { type: 'string', maxLength: 254 },
+          },
+        },
+        response: adminErrorResponses,
+      },
+    },
+    async (request) => {
+      const q = request.query as { limit?: string; cursor?: string; actor?: string };
+      const limit = pageLimit(q.limit);
+      const before = decodeCursor(q.cursor, (key) => /^[0-9]{1,19}$/.test(key));
+      const rows = await deps.audit.page({
+        limit: limit + 1,
+        before: before === undefined ? undefined : BigInt(before),
+        actor: present(q.actor) ? q.actor : undefined,
+      });
+      const page = pageOf(rows, limit, (e) => String(e.id));
+      return { ...page, data: page.data.map(auditView) };
+    },
+  );
+}

@@ -1,0 +1,119 @@
+import { formatPaise } from '@payrail/protocol';
+import type { FastifyInstance } from 'fastify';
+import type {
+  CreditApprovalService,
+  CreditRequest,
+  CreditRequestStatus,
+  DecisionOutcome,
+} from '../../services/CreditApprovalService.ts';
+import { AdminError } from '../AdminError.ts';
+import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
+import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
+
+export const creditRequestView = (r: CreditRequest) => ({
+  credit_request_id: r.id,
+  wallet_id: r.walletId,
+  amount: formatPaise(r.amount),
+  reference: r.reference,
+  status: r.status,
+  requested_by: r.requestedBy,
+  decided_by: r.decidedBy,
+  decided_at: r.decidedAt?.toISOString() ?? null,
+  created_at: r.createdAt.toISOString(),
+});
+
+const idParam = {
+  type: 'object',
+  required: ['credit_request_id'],
+  properties: { credit_request_id: { type: 'string', maxLength: 40 } },
+} as const;
+
+function answer(outcome: DecisionOutcome) {
+  if (outcome.ok) {
+    return {
+      ...creditRequestView(outcome.request),
+      ...(outcome.credit ? { balance: formatPaise(outcome.credit.balance) } : {}),
+    };
+  }
+  switch (outcome.reason) {
+    case 'not_found':
+      throw AdminError.notFound('credit request');
+    case 'not_pending':
+      throw new AdminError(409, 'invalid_state', 'The credit request has already been decided');
+    case 'same_operator':
+      throw new AdminError(403, 'same_operator', 'A different operator must approve this credit (maker ≠ checker)');
+    case 'balance_overflow':
+      throw new AdminError(422, 'balance_overflow', 'the balance would exceed the largest amount a wallet holds');
+    case 'duplicate_reference':
+      throw new AdminError(409, 'duplicate_reference', 'The reference of this request has already been credited');
+    default:
+      throw new AdminError(403, 'forbidden', 'This action needs the finance role');
+  }
+}
+
+/** Wallet credits waiting for a second operator (maker ≠ checker, CONTRACT.md §12). */
+export function adminCreditRequestRoutes(app: FastifyInstance, deps: { creditApproval: CreditApprovalService }) {
+  app.get(
+    '/admin/v1/credit-requests',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['console'],
+        summary: 'Credit requests, newest first (status: pending, approved, rejected)',
+        querystring: {
+          type: 'object',
+          properties: {
+            status: { type: 'string', enum: ['pending', 'approved', 'rejected'] },
+            limit: { type: 'string', pattern: '^[0-9]+$' },
+            cursor: { type: 'string', maxLength: 100 },
+          },
+        },
+        response: adminErrorResponses,
+      },
+    },
+    async (request) => {
+      const q = request.query as { status?: CreditRequestStatus; limit?: string; cursor?: string };
+      const limit = pageLimit(q.limit);
+      const before = decodeCursor(q.cursor, (key) => /^CR[0-9A-HJKMNP-TV-Z]{26}$/.test(key));
+      const rows = await deps.creditApproval.page({ status: q.status, limit: limit + 1, before });
+      const page = pageOf(rows, limit, (r) => r.id);
+      return { ...page, data: page.data.map(creditRequestView) };
+    },
+  );
+
+  app.post(
+    '/admin/v1/credit-requests/:credit_request_id/approve',
+    {
+      ...adminRouteOptions,
+      config: { ...adminRouteOptions.config, role: 'finance', audit: 'credit_request.approve' },
+      schema: {
+        tags: ['console'],
+        summary: 'Approve a pending credit: a different finance or admin operator; the wallet is credited at once',
+        params: idParam,
+        response: { ...adminErrorResponses, 403: adminErrorResponses[401] },
+      },
+    },
+    async (request) => {
+      const { credit_request_id } = request.params as { credit_request_id: string };
+      return answer(await deps.creditApproval.approve(credit_request_id, request.actor!));
+    },
+  );
+
+  app.post(
+    '/admin/v1/credit-requests/:credit_request_id/reject',
+    {
+      ...adminRouteOptions,
+      config: { ...adminRouteOptions.config, role: 'finance', audit: 'credit_request.reject' },
+      schema: {
+        tags: ['console'],
+        summary: 'Reject a pending credit (the maker may withdraw their own); nothing moves',
+        params: idParam,
+        response: adminErrorResponses,
+      },
+    },
+    async (request) => {
+      const { credit_request_id } = request.params as { credit_request_id: string };
+      return answer(await deps.creditApproval.reject(credit_request_id, request.actor!));
+    },
+  );
+}

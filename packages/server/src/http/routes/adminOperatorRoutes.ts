@@ -1,0 +1,137 @@
+import type { FastifyInstance } from 'fastify';
+import { isEmail, OPERATOR_ROLES, type Operator, type OperatorRole } from '../../domain/Operator.ts';
+import { passwordProblem } from '../../domain/passwordHash.ts';
+import type { OperatorService } from '../../services/OperatorService.ts';
+import { AdminError } from '../AdminError.ts';
+import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
+
+export const operatorView = (o: Operator) => ({
+  operator_id: o.id,
+  email: o.email,
+  name: o.name,
+  role: o.role,
+  disabled: o.disabled,
+  created_by: o.createdBy,
+  created_at: o.createdAt.toISOString(),
+  updated_at: o.updatedAt.toISOString(),
+});
+
+const operatorSchema = {
+  type: 'object',
+  properties: {
+    operator_id: { type: 'string' },
+    email: { type: 'string' },
+    name: { type: 'string' },
+    role: { type: 'string', enum: [...OPERATOR_ROLES] },
+    disabled: { type: 'boolean' },
+    created_by: { type: 'string' },
+    created_at: { type: 'string' },
+    updated_at: { type: 'string' },
+  },
+} as const;
+
+const operatorIdParam = {
+  type: 'object',
+  required: ['operator_id'],
+  properties: { operator_id: { type: 'string', maxLength: 40 } },
+} as const;
+
+/** Operator accounts (CONTRACT.md §12): admins (and the admin token) create, change and disable them. */
+export function adminOperatorRoutes(app: FastifyInstance, deps: { operators: OperatorService }) {
+  app.post(
+    '/admin/v1/operators',
+    {
+      ...adminRouteOptions,
+      config: { ...adminRouteOptions.config, role: 'admin', audit: 'operator.create' },
+      schema: {
+        tags: ['console'],
+        summary: 'Create an operator account (e-mail, name, role, password of 10–200 characters)',
+        body: {
+          type: 'object',
+          required: ['email', 'role', 'password'],
+          additionalProperties: false,
+          properties: {
+            email: { type: 'string', minLength: 3, maxLength: 254 },
+            name: { type: 'string', minLength: 1, maxLength: 200 },
+            role: { type: 'string', enum: [...OPERATOR_ROLES] },
+            password: { type: 'string', minLength: 1, maxLength: 200 },
+          },
+        },
+        response: { 201: operatorSchema, ...adminErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as { email: string; name?: string; role: OperatorRole; password: string };
+      const email = body.email.trim();
+      if (!isEmail(email)) throw AdminError.invalid('email must be an e-mail address');
+      const problem = passwordProblem(body.password);
+      if (problem) throw AdminError.invalid(problem);
+      const operator = await deps.operators.create({
+        email,
+        name: body.name?.trim() || email,
+        role: body.role,
+        password: body.password,
+        createdBy: request.actor?.name ?? 'unknown',
+      });
+      if (!operator) throw new AdminError(409, 'operator_exists', 'An operator with this e-mail address exists');
+      return reply.code(201).send(operatorView(operator));
+    },
+  );
+
+  app.get(
+    '/admin/v1/operators',
+    {
+      ...adminRouteOptions,
+      config: { ...adminRouteOptions.config, role: 'admin' },
+      schema: {
+        tags: ['console'],
+        summary: 'Every operator account (admin role)',
+        response: {
+          200: { type: 'object', properties: { data: { type: 'array', items: operatorSchema } } },
+          ...adminErrorResponses,
+        },
+      },
+    },
+    async () => ({ data: (await deps.operators.list()).map(operatorView) }),
+  );
+
+  app.patch(
+    '/admin/v1/operators/:operator_id',
+    {
+      ...adminRouteOptions,
+      config: { ...adminRouteOptions.config, role: 'admin', audit: 'operator.update' },
+      schema: {
+        tags: ['console'],
+        summary: 'Change role, name or password, or disable; any change but the name ends their sessions',
+        params: operatorIdParam,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          minProperties: 1,
+          properties: {
+            name: { type: 'string', minLength: 1, maxLength: 200 },
+            role: { type: 'string', enum: [...OPERATOR_ROLES] },
+            disabled: { type: 'boolean' },
+            password: { type: 'string', minLength: 1, maxLength: 200 },
+          },
+        },
+        response: { 200: operatorSchema, ...adminErrorResponses },
+      },
+    },
+    async (request) => {
+      const { operator_id } = request.params as { operator_id: string };
+      const body = request.body as { name?: string; role?: OperatorRole; disabled?: boolean; password?: string };
+      if (body.password !== undefined) {
+        const problem = passwordProblem(body.password);
+        if (problem) throw AdminError.invalid(problem);
+      }
+      if (operator_id === request.actor?.operatorId && (body.disabled === true || body.role !== undefined)) {
+        // An admin who demotes or disables themselves could leave nobody to undo it.
+        throw new AdminError(409, 'own_account', 'Ask another admin to change your own role or to disable you');
+      }
+      const operator = await deps.operators.update(operator_id, body);
+      if (!operator) throw AdminError.notFound('operator');
+      return operatorView(operator);
+    },
+  );
+}

@@ -1,0 +1,339 @@
+import {
+  COLLECTION_STATUSES,
+  formatPaise,
+  isId,
+  PAYOUT_STATUSES,
+  type CollectionStatus,
+  type PayoutStatus,
+} from '@payrail/protocol';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Merchant } from '../../domain/Merchant.ts';
+import type { AuditService } from '../../services/AuditService.ts';
+import type { CollectionService } from '../../services/CollectionService.ts';
+import { csrfTokenOf, type ConsoleSessionService } from '../../services/ConsoleSessionService.ts';
+import type { MerchantService } from '../../services/MerchantService.ts';
+import type { PayoutAdminService } from '../../services/PayoutAdminService.ts';
+import type { StatsService } from '../../services/StatsService.ts';
+import type { WalletStatementService } from '../../services/WalletStatementService.ts';
+import type { DeliveryState, WebhookAdminService } from '../../services/WebhookAdminService.ts';
+import { AdminError } from '../AdminError.ts';
+import { clearSessionCookie, MERCHANT_COOKIE, readCookie, setSessionCookie } from '../consoleCookies.ts';
+import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
+import { checkCsrf, checkOrigin, recordAudit } from '../plugins/operatorAuth.ts';
+import type { SignInThrottle } from '../../services/SignInThrottle.ts';
+import { adminCollectionView } from './adminCollectionRoutes.ts';
+import { adminError, adminRouteOptions, walletIdParam } from './adminSchemas.ts';
+import { adminPayoutView } from './adminPayoutRoutes.ts';
+import { statsView } from './adminConsoleRoutes.ts';
+import { deliveryView } from './adminWebhookRoutes.ts';
+import { secureCookies } from './consoleSessionRoutes.ts';
+import { statementQuerystring } from './statementView.ts';
+import { answerStatement, type StatementQuery } from './walletStatementAnswer.ts';
+
+interface Deps {
+  consoleSessions: ConsoleSessionService;
+  signInThrottle: SignInThrottle;
+  audit: AuditService;
+  merchants: MerchantService;
+  payoutAdmin: PayoutAdminService;
+  collections: CollectionService;
+  statements: WalletStatementService;
+  webhookAdmin: WebhookAdminService;
+  stats: StatsService;
+  config: { publicUrl?: string };
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+const errors = { 400: adminError, 401: adminError, 403: adminError, 404: adminError, 429: adminError } as const;
+const tags = ['merchant console'];
+const pageQuery = (extra: Record<string, unknown>) => ({
+  type: 'object',
+  properties: { ...extra, limit: { type: 'string', pattern: '^[0-9]+$' }, cursor: { type: 'string', maxLength: 100 } },
+});
+
+const merchantJson = (m: Merchant) => ({ merchant_id: m.id, name: m.name, status: m.status });
+const merchantOf = (request: FastifyRequest) => request.consoleMerchant as Merchant;
+
+/**
+ * The merchant side of the console: a merchant signs in with its API key and secret key and gets a session
+ * cookie of its own (`payrail_mc`), which opens only these routes and only that merchant's data. Another
+ * merchant's wallet, payout or delivery answers 404, as if it did not exist.
+ */
+export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
+  const secure = secureCookies(deps.config);
+  const who = (m: Merchant) => ({ name: `merchant:${m.id}`, displayName: m.name, role: 'merchant' });
+
+  app.post(
+    '/console/api/merchant/session',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags,
+        summary: 'Merchant sign-in with API key and secret key: a session cookie limited to that merchant',
+        body: {
+          type: 'object',
+          required: ['api_key', 'secret_key'],
+          additionalProperties: false,
+          properties: {
+            api_key: { type: 'string', minLength: 1, maxLength: 64 },
+            secret_key: { type: 'string', minLength: 1, maxLength: 64 },
+          },
+        },
+        response: errors,
+      },
+    },
+    async (request, reply) => {
+      checkOrigin(request, deps.config.publicUrl);
+      const { api_key, secret_key } = request.body as { api_key: string; secret_key: string };
+      const opened = await deps.signInThrottle.attempt(api_key, request.ip, () =>
+        deps.consoleSessions.signInMerchant(api_key, secret_key, request.ip),
+      );
+      if (!opened) throw new AdminError(401, 'invalid_credentials', 'Wrong API key or secret key');
+      setSessionCookie(reply, MERCHANT_COOKIE, opened.token, opened.expiresAt, secure);
+      await recordAudit(deps.audit, request, 200, who(opened.subject));
+      return {
+        merchant: merchantJson(opened.subject),
+        csrf_token: opened.csrfToken,
+        expires_at: opened.expiresAt.toISOString(),
+      };
+    },
+  );
+
+  app.register(async (scope) => {
+    scope.addHook('onRequest', async (request) => {
+      const token = readCookie(request, MERCHANT_COOKIE);
+      const merchant = token ? await deps.consoleSessions.merchantOf(token) : null;
+      if (!token || !merchant) throw new AdminError(401, 'unauthorized', 'Not signed in as a merchant');
+      if (!SAFE_METHODS.has(request.method)) checkCsrf(request, token, deps.config.publicUrl);
+      request.consoleMerchant = merchant;
+    });
+    scope.addHook('onSend', async (request, reply, payload) => {
+      if (!SAFE_METHODS.has(request.method) && request.consoleMerchant) {
+        await recordAudit(deps.audit, request, reply.statusCode, who(request.consoleMerchant));
+      }
+      return payload;
+    });
+    routes(scope);
+  });
+
+  function routes(scope: FastifyInstance) {
+    scope.get(
+      '/console/api/merchant/session',
+      {
+        ...adminRouteOptions,
+        schema: { tags, summary: 'The signed-in merchant and the CSRF token', response: errors },
+      },
+      async (request) => {
+        const token = readCookie(request, MERCHANT_COOKIE) as string;
+        return { merchant: merchantJson(merchantOf(request)), csrf_token: csrfTokenOf(token) };
+      },
+    );
+
+    scope.delete(
+      '/console/api/merchant/session',
+      {
+        ...adminRouteOptions,
+        config: { ...adminRouteOptions.config, audit: 'merchant.sign_out' },
+        schema: {
+          tags,
+          summary: 'Merchant sign-out (needs X-CSRF-Token)',
+          response: { 204: { type: 'null' }, ...errors },
+        },
+      },
+      async (request, reply) => {
+        await deps.consoleSessions.signOut(readCookie(request, MERCHANT_COOKIE) as string);
+        clearSessionCookie(reply, MERCHANT_COOKIE, secure);
+        return reply.code(204).send();
+      },
+    );
+
+    scope.get(
+      '/console/api/merchant/overview',
+      {
+        ...adminRouteOptions,
+        schema: {
+          tags,
+          summary: "The merchant's wallets with balance and money on hold, and its last 24 hours of payouts",
+          response: errors,
+        },
+      },
+      async (request) => {
+        const m = merchantOf(request);
+        const wallets = await deps.merchants.wallets(m.id);
+        const held = await Promise.all(wallets.map((w) => deps.merchants.onHold(w.id)));
+        return {
+          merchant: merchantJson(m),
+          wallets: wallets.map((w, i) => ({
+            wallet_id: w.id,
+            balance: formatPaise(w.balance),
+            on_hold: formatPaise(held[i] as bigint),
+            currency: 'INR',
+          })),
+          stats: statsView(await deps.stats.stats(new Date(), m.id)),
+        };
+      },
+    );
+
+    scope.get(
+      '/console/api/merchant/wallets/:wallet_id/statement',
+      {
+        ...adminRouteOptions,
+        schema: {
+          tags,
+          summary: "Statement of one of the merchant's wallets (format=json or csv)",
+          params: walletIdParam,
+          querystring: statementQuerystring,
+          response: errors,
+        },
+      },
+      async (request, reply) => {
+        const { wallet_id } = request.params as { wallet_id: string };
+        return answerStatement(
+          reply,
+          deps.statements,
+          wallet_id,
+          request.query as StatementQuery,
+          merchantOf(request).id,
+        );
+      },
+    );
+
+    scope.get(
+      '/console/api/merchant/payouts',
+      {
+        ...adminRouteOptions,
+        schema: {
+          tags,
+          summary: "The merchant's payouts, newest first",
+          querystring: pageQuery({ status: { type: 'string', enum: [...PAYOUT_STATUSES] } }),
+          response: errors,
+        },
+      },
+      async (request) => {
+        const q = request.query as { status?: PayoutStatus; limit?: string; cursor?: string };
+        const limit = pageLimit(q.limit);
+        const after = decodeCursor(q.cursor, (key) => isId('payout', key));
+        const rows = await deps.payoutAdmin.page({
+          merchantId: merchantOf(request).id,
+          status: q.status,
+          limit: limit + 1,
+          after,
+        });
+        const page = pageOf(rows, limit, (p) => p.id);
+        return { ...page, data: page.data.map(adminPayoutView) };
+      },
+    );
+
+    scope.get(
+      '/console/api/merchant/payouts/:transaction_id',
+      {
+        ...adminRouteOptions,
+        schema: {
+          tags,
+          summary: 'One of the merchant’s payouts',
+          params: { type: 'object', properties: { transaction_id: { type: 'string', maxLength: 40 } } },
+          response: errors,
+        },
+      },
+      async (request) => {
+        const { transaction_id } = request.params as { transaction_id: string };
+        const payout = await deps.payoutAdmin.get(transaction_id);
+        if (!payout || payout.merchantId !== merchantOf(request).id) throw AdminError.notFound('payout');
+        return adminPayoutView(payout);
+      },
+    );
+
+    scope.get(
+      '/console/api/merchant/collections',
+      {
+        ...adminRouteOptions,
+        schema: {
+          tags,
+          summary: "The merchant's collections, newest first",
+          querystring: pageQuery({ status: { type: 'string', enum: [...COLLECTION_STATUSES] } }),
+          response: errors,
+        },
+      },
+      async (request) => {
+        const q = request.query as { status?: CollectionStatus; limit?: string; cursor?: string };
+        const limit = pageLimit(q.limit);
+        const after = decodeCursor(q.cursor, (key) => isId('collection', key));
+        const rows = await deps.collections.page({
+          merchantId: merchantOf(request).id,
+          status: q.status,
+          limit: limit + 1,
+          after,
+        });
+        const page = pageOf(rows, limit, (c) => c.id);
+        return { ...page, data: page.data.map((c) => adminCollectionView(c, deps.collections.wire(c))) };
+      },
+    );
+
+    scope.get(
+      '/console/api/merchant/webhooks/deliveries',
+      {
+        ...adminRouteOptions,
+        schema: {
+          tags,
+          summary: "The merchant's webhook deliveries with every attempt, newest first",
+          querystring: pageQuery({ state: { type: 'string', enum: ['pending', 'delivered', 'failed'] } }),
+          response: errors,
+        },
+      },
+      async (request) => {
+        const q = request.query as { state?: DeliveryState; limit?: string; cursor?: string };
+        const limit = pageLimit(q.limit);
+        const before = decodeCursor(q.cursor, (key) => /^[0-9]{1,19}$/.test(key));
+        const rows = await deps.webhookAdmin.page({
+          merchantId: merchantOf(request).id,
+          state: q.state,
+          limit: limit + 1,
+          before: before === undefined ? undefined : BigInt(before),
+        });
+        const page = pageOf(rows, limit, (d) => String(d.delivery.seq));
+        return { ...page, data: page.data.map((d) => deliveryView(d.delivery, d.attempts)) };
+      },
+    );
+
+    scope.post(
+      '/console/api/merchant/webhook-secret/rotate',
+      {
+        ...adminRouteOptions,
+        config: { ...adminRouteOptions.config, audit: 'merchant.webhook_secret.rotate' },
+        schema: {
+          tags,
+          summary: 'A new webhook secret, shown once; for 24 h deliveries are signed with both (needs X-CSRF-Token)',
+          response: errors,
+        },
+      },
+      async (request) => {
+        const rotated = await deps.merchants.rotateWebhookSecret(merchantOf(request).id);
+        if (!rotated) throw AdminError.notFound('merchant');
+        return {
+          merchant_id: rotated.merchantId,
+          webhook_secret: rotated.webhookSecret,
+          previous_secret_expires_at: rotated.previousSecretExpiresAt.toISOString(),
+        };
+      },
+    );
+
+    scope.post(
+      '/console/api/merchant/webhooks/deliveries/:id/replay',
+      {
+        ...adminRouteOptions,
+        config: { ...adminRouteOptions.config, audit: 'merchant.webhook.resend' },
+        schema: {
+          tags,
+          summary: 'Send one of the merchant’s deliveries again (needs X-CSRF-Token)',
+          params: { type: 'object', properties: { id: { type: 'string', maxLength: 40 } } },
+          response: errors,
+        },
+      },
+      async (request, reply: FastifyReply) => {
+        const { id } = request.params as { id: string };
+        if (!(await deps.webhookAdmin.replay(id, merchantOf(request).id))) throw AdminError.notFound('delivery');
+        return reply.code(202).send({ id, state: 'pending' });
+      },
+    );
+  }
+}

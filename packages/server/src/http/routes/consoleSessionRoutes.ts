@@ -1,0 +1,149 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Operator } from '../../domain/Operator.ts';
+import type { AuditService } from '../../services/AuditService.ts';
+import { csrfTokenOf, type ConsoleSessionService } from '../../services/ConsoleSessionService.ts';
+import { AdminError } from '../AdminError.ts';
+import { clearSessionCookie, OPERATOR_COOKIE, readCookie, setSessionCookie } from '../consoleCookies.ts';
+import { checkCsrf, checkOrigin } from '../plugins/operatorAuth.ts';
+import type { SignInThrottle } from '../../services/SignInThrottle.ts';
+import { adminError, adminRouteOptions } from './adminSchemas.ts';
+
+interface Deps {
+  consoleSessions: ConsoleSessionService;
+  signInThrottle: SignInThrottle;
+  audit: AuditService;
+  config: { publicUrl?: string };
+}
+
+const operatorJson = (o: Operator) => ({ operator_id: o.id, email: o.email, name: o.name, role: o.role });
+
+export const sessionAnswer = {
+  type: 'object',
+  properties: {
+    operator: {
+      type: 'object',
+      properties: {
+        operator_id: { type: 'string' },
+        email: { type: 'string' },
+        name: { type: 'string' },
+        role: { type: 'string' },
+      },
+    },
+    csrf_token: { type: 'string', description: 'Send as X-CSRF-Token on every state-changing request' },
+    expires_at: { type: 'string' },
+  },
+} as const;
+
+const errors = { 400: adminError, 401: adminError, 403: adminError, 429: adminError } as const;
+
+/** Whether cookies get the Secure attribute: when the public address is https. */
+export const secureCookies = (config: { publicUrl?: string }) => config.publicUrl?.startsWith('https:') ?? false;
+
+/** Operator sign-in, session check and sign-out of the console (CONTRACT.md §12). */
+export function consoleSessionRoutes(app: FastifyInstance, deps: Deps) {
+  const secure = secureCookies(deps.config);
+  const audit = (request: FastifyRequest, status: number, actor: string, role: string, action: string) =>
+    deps.audit
+      .record({
+        actor,
+        actorName: '',
+        actorRole: role,
+        action,
+        target: '',
+        clientAddress: request.ip,
+        outcome: status < 400 ? 'ok' : status === 429 || status === 401 ? 'denied' : 'failed',
+        httpStatus: status,
+        detail: '',
+      })
+      .catch((err: unknown) => request.log.error({ err }, 'audit log write failed'));
+
+  app.post(
+    '/console/api/session',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['console'],
+        summary: 'Operator sign-in: sets an HttpOnly, SameSite=Strict session cookie and answers the CSRF token',
+        body: {
+          type: 'object',
+          required: ['email', 'password'],
+          additionalProperties: false,
+          properties: {
+            email: { type: 'string', minLength: 1, maxLength: 254 },
+            password: { type: 'string', minLength: 1, maxLength: 200 },
+          },
+        },
+        response: { 200: sessionAnswer, ...errors },
+      },
+    },
+    async (request, reply) => {
+      checkOrigin(request, deps.config.publicUrl);
+      const { email, password } = request.body as { email: string; password: string };
+      let opened;
+      try {
+        opened = await deps.signInThrottle.attempt(email, request.ip, () =>
+          deps.consoleSessions.signInOperator(email.trim(), password, request.ip),
+        );
+      } catch (err) {
+        const status = err instanceof AdminError ? err.status : 500;
+        await audit(request, status, email.trim().slice(0, 254), '', 'session.sign_in');
+        throw err;
+      }
+      if (!opened) {
+        await audit(request, 401, email.trim().slice(0, 254), '', 'session.sign_in');
+        throw new AdminError(401, 'invalid_credentials', 'Wrong e-mail address or password');
+      }
+      setSessionCookie(reply, OPERATOR_COOKIE, opened.token, opened.expiresAt, secure);
+      await audit(request, 200, opened.subject.email, opened.subject.role, 'session.sign_in');
+      return {
+        operator: operatorJson(opened.subject),
+        csrf_token: opened.csrfToken,
+        expires_at: opened.expiresAt.toISOString(),
+      };
+    },
+  );
+
+  app.get(
+    '/console/api/session',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['console'],
+        summary: 'The signed-in operator and the CSRF token of the session (401 when signed out or expired)',
+        response: { 200: sessionAnswer, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const token = readCookie(request, OPERATOR_COOKIE);
+      const operator = token ? await deps.consoleSessions.operatorOf(token) : null;
+      if (!token || !operator) {
+        if (token) clearSessionCookie(reply, OPERATOR_COOKIE, secure);
+        throw new AdminError(401, 'unauthorized', 'Not signed in');
+      }
+      return { operator: operatorJson(operator), csrf_token: csrfTokenOf(token) };
+    },
+  );
+
+  app.delete(
+    '/console/api/session',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['console'],
+        summary: 'Sign out: the session is deleted on the server and the cookie cleared (needs X-CSRF-Token)',
+        response: { 204: { type: 'null' }, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const token = readCookie(request, OPERATOR_COOKIE);
+      if (token) {
+        checkCsrf(request, token, deps.config.publicUrl);
+        const operator = await deps.consoleSessions.operatorOf(token);
+        await deps.consoleSessions.signOut(token);
+        if (operator) await audit(request, 204, operator.email, operator.role, 'session.sign_out');
+      }
+      clearSessionCookie(reply, OPERATOR_COOKIE, secure);
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,50 @@
+import type { StatementEntry } from '../../domain/statement.ts';
+import type { Queryable } from '../Database.ts';
+
+interface EntryRow {
+  id: bigint;
+  created_at: Date;
+  kind: string;
+  amount: bigint;
+  reference: string | null;
+  payout_id: string | null;
+  collection_id: string | null;
+}
+
+/** The ledger read as a statement: the sum before a range, and the entries inside it in ledger order. */
+export const StatementRepository = {
+  /** Sum of the wallet's entries before `from` (0 when `from` is null: the statement starts at the beginning). */
+  async openingBalance(q: Queryable, walletId: string, from: Date | null): Promise<bigint> {
+    if (from === null) return 0n;
+    const { rows } = await q.query<{ total: bigint | null }>(
+      'SELECT sum(amount)::int8 AS total FROM ledger_entries WHERE wallet_id = $1 AND created_at < $2',
+      [walletId, from],
+    );
+    return BigInt(rows[0]?.total ?? 0n);
+  },
+
+  /** Entries with from ≤ created_at < to, in ledger order; at most `limit`. */
+  async entries(
+    q: Queryable,
+    walletId: string,
+    range: { from: Date | null; to: Date | null },
+    limit: number,
+  ): Promise<Omit<StatementEntry, 'balance'>[]> {
+    const { rows } = await q.query<EntryRow>(
+      `SELECT id, created_at, kind, amount, reference, payout_id, collection_id FROM ledger_entries
+        WHERE wallet_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $2)
+          AND ($3::timestamptz IS NULL OR created_at < $3)
+        ORDER BY id LIMIT $4`,
+      [walletId, range.from, range.to, limit],
+    );
+    return rows.map((r) => ({
+      id: BigInt(r.id),
+      at: r.created_at,
+      kind: r.kind,
+      amount: BigInt(r.amount),
+      reference: r.reference,
+      payoutId: r.payout_id,
+      collectionId: r.collection_id,
+    }));
+  },
+};

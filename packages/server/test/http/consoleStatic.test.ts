@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/testServer.ts';
+
+/** The console is served by the server itself: one page, its modules and Preact from node_modules. */
+describe('console files', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer('pglite');
+  }, 180_000);
+  afterAll(() => t.close());
+
+  it('serves the page with a strict Content-Security-Policy (own scripts only, never framed)', async () => {
+    const res = await fetch(`${t.url}/console`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(await res.text()).toContain('/console/assets/app.js');
+  });
+
+  it('serves Preact, its hooks and htm as ES modules, the hooks pointed at our Preact', async () => {
+    for (const name of ['preact.js', 'hooks.js', 'htm.js']) {
+      const res = await fetch(`${t.url}/console/assets/vendor/${name}`);
+      expect(res.status, name).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
+    }
+    const hooks = await (await fetch(`${t.url}/console/assets/vendor/hooks.js`)).text();
+    expect(hooks).toContain('from"./preact.js"');
+    expect(hooks).not.toMatch(/from\s*["']preact["']/);
+  });
+
+  it('answers gzip to a browser that accepts it', async () => {
+    const res = await fetch(`${t.url}/console/assets/app.js`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(res.status).toBe(200);
+    // fetch decompresses by itself; the header says it came compressed.
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(await res.text()).toContain('render(');
+  });
+
+  it('answers 404 for anything else, path tricks included', async () => {
+    for (const path of [
+      '/console/assets/nope.js',
+      '/console/assets/../package.json',
+      '/console/assets/%2e%2e/src/config.ts',
+    ]) {
+      expect((await fetch(`${t.url}${path}`)).status, path).toBe(404);
+    }
+  });
+});
