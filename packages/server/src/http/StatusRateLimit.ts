@@ -31,7 +31,8 @@ export class StatusRateLimit {
       max: this.perMinute,
       timeWindow: 60_000,
       hook: 'preHandler',
-      // If Redis is unreachable, answer the request rather than fail it: the limit protects, it must not break.
+      // The store itself falls back to memory when Redis is unreachable; should anything else fail, answer the
+      // request rather than fail it: the limit protects, it must not break.
       skipOnError: true,
       keyGenerator: (request: FastifyRequest) => `${endpoint}:${request.session?.merchant.id ?? 'anonymous'}`,
       allowList: (request: FastifyRequest) => request.session === null,

@@ -1,4 +1,4 @@
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -16,6 +16,7 @@ import type { TokenService } from '../services/TokenService.ts';
 import type { FailureThrottle } from '../services/FailureThrottle.ts';
 import type { HealthProbe } from '../services/HealthProbe.ts';
 import type { WebhookAdminService } from '../services/WebhookAdminService.ts';
+import { fallbackRateLimitStore } from './FallbackRateLimitStore.ts';
 import type { Metrics } from '../observability/Metrics.ts';
 import type { AuditService } from '../services/AuditService.ts';
 import type { ConsoleSessionService } from '../services/ConsoleSessionService.ts';
@@ -131,7 +132,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(rateLimit, {
     global: false,
     enableDraftSpec: true,
-    ...(deps.redis ? { redis: deps.redis, nameSpace: `${deps.config.redisPrefix}rl:` } : {}),
+    // Counters in Redis (shared by every instance), in process memory while Redis is unreachable.
+    ...(deps.redis
+      ? {
+          store: fallbackRateLimitStore(
+            deps.redis,
+            `${deps.config.redisPrefix}rl:`,
+          ) as unknown as FastifyRateLimitStoreCtor,
+        }
+      : {}),
   });
   const statusRateLimit = new StatusRateLimit(app, deps.config.rateLimitPerMinute);
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMerchant, http, type TestMerchant } from '../support/merchantClient.ts';
+import { createMerchant, http, MerchantClient, type TestMerchant } from '../support/merchantClient.ts';
 import { startTestServer, type TestServer } from '../support/testServer.ts';
 
 /**
@@ -32,13 +32,28 @@ async function expectThrottleWorks(url: string) {
   expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
 }
 
+const STATUS_PER_MINUTE = 3;
+
 const env = (redisUrl: string) => ({
   REDIS_URL: redisUrl,
   PAYRAIL_TOKEN_FAILURES_PER_KEY: String(PER_KEY),
   PAYRAIL_TOKEN_FAILURES_PER_ADDRESS: '100000',
+  PAYRAIL_RATE_LIMIT_PER_MINUTE: String(STATUS_PER_MINUTE),
 });
 
-describe('token throttle while Redis is unreachable', () => {
+/** The status limit keeps counting (in memory): the request past the limit is 4290, never let through or 5000. */
+async function expectStatusLimitWorks(url: string) {
+  const client = await MerchantClient.connect(url, await createMerchant(url), 'v2');
+  for (let i = 0; i < STATUS_PER_MINUTE; i++) {
+    const res = await client.get('/payout/v1/status?sender_id=nobody');
+    expect(res.body.resp_code).toBe(4103);
+  }
+  const limited = await client.get('/payout/v1/status?sender_id=nobody');
+  expect(limited.status).toBe(429);
+  expect(limited.body.resp_code).toBe(4290);
+}
+
+describe('token throttle and status rate limit while Redis is unreachable', () => {
   const servers: TestServer[] = [];
   let redis: ChildProcess | undefined;
   afterAll(async () => {
@@ -50,6 +65,7 @@ describe('token throttle while Redis is unreachable', () => {
     const t = await startTestServer('pglite', { env: env(`redis://127.0.0.1:${await freePort()}`) });
     servers.push(t);
     await expectThrottleWorks(t.url);
+    await expectStatusLimitWorks(t.url);
   }, 180_000);
 
   it('Redis stopped mid-run: the next requests fall back at once', async () => {
@@ -64,6 +80,7 @@ describe('token throttle while Redis is unreachable', () => {
     await sleep(200);
     const started = Date.now();
     await expectThrottleWorks(t.url);
+    await expectStatusLimitWorks(t.url);
     expect((await token(t.url, m)).status).toBe(200);
     // No request waited for Redis' reconnection attempts.
     expect(Date.now() - started).toBeLessThan(20_000);

@@ -1,0 +1,69 @@
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
+
+/** The callback shape of @fastify/rate-limit's stores. */
+type Result = { current: number; ttl: number };
+type Callback = (err: Error | null, result: Result | null) => void;
+interface RateLimitStore {
+  incr(key: string, cb: Callback, timeWindow: number, max: number): void;
+  child(routeOptions: Record<string, unknown>): RateLimitStore;
+}
+type StoreClass = new (...args: unknown[]) => RateLimitStore;
+
+// The plugin's own stores (CommonJS, no `exports` map): the same counting rules in Redis and in memory.
+const require = createRequire(import.meta.url);
+const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as StoreClass;
+const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as StoreClass;
+
+/** Longer than this, a Redis answer is not waited for: the request is counted in memory instead. */
+const REDIS_WAIT_MS = 500;
+
+/**
+ * A @fastify/rate-limit store that counts in Redis (shared by every instance) while Redis answers, and in process
+ * memory while it does not (CONTRACT.md §9: a Redis outage never breaks the limit, nor a request). During an
+ * outage each instance enforces the limit alone.
+ */
+export function fallbackRateLimitStore(redis: Redis, nameSpace: string) {
+  return class FallbackRateLimitStore implements RateLimitStore {
+    private readonly remote: RateLimitStore;
+    private readonly local: RateLimitStore;
+
+    constructor(
+      params: { continueExceeding?: boolean; exponentialBackoff?: boolean },
+      parts?: [RateLimitStore, RateLimitStore],
+    ) {
+      this.remote = parts?.[0] ?? new RedisStore(params.continueExceeding, params.exponentialBackoff, redis, nameSpace);
+      this.local = parts?.[1] ?? new LocalStore(params.continueExceeding, params.exponentialBackoff);
+    }
+
+    incr(key: string, cb: Callback, timeWindow: number, max: number): void {
+      if (redis.status !== 'ready') return this.local.incr(key, cb, timeWindow, max);
+      let settled = false;
+      const inMemory = () => {
+        if (settled) return;
+        settled = true;
+        this.local.incr(key, cb, timeWindow, max);
+      };
+      const timer = setTimeout(inMemory, REDIS_WAIT_MS);
+      this.remote.incr(
+        key,
+        (err, result) => {
+          clearTimeout(timer);
+          if (err || !result) return inMemory();
+          if (settled) return;
+          settled = true;
+          cb(null, result);
+        },
+        timeWindow,
+        max,
+      );
+    }
+
+    child(routeOptions: Record<string, unknown>): RateLimitStore {
+      return new FallbackRateLimitStore(routeOptions, [
+        this.remote.child(routeOptions),
+        this.local.child(routeOptions),
+      ]);
+    }
+  };
+}
