@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMerchant, type TestMerchant } from '../../server/test/support/merchantClient.ts';
 import { freePort } from '../../server/test/support/childServer.ts';
-import { startTestServer, type TestServer } from '../../server/test/support/testServer.ts';
+import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../../server/test/support/testServer.ts';
 
 // The built artefacts, as a user gets them: `npm pack` of the SDK and the protocol (each builds first, through
 // prepack), installed into a new project outside the workspace; the compiled CLI; and `npm start`.
@@ -204,7 +204,7 @@ describe('the compiled CLI', () => {
           return result;
         }\`));`)}`;
     const bin = join(ROOT, 'packages/cli/bin/payrail.js');
-    const env = cleanEnv({ MODULE_LOG: log, PAYRAIL_URL: t.url, PAYRAIL_ADMIN_TOKEN: 'test-admin-token' });
+    const env = cleanEnv({ MODULE_LOG: log, PAYRAIL_URL: t.url, PAYRAIL_ADMIN_TOKEN: TEST_ADMIN_TOKEN });
     const help = await run(process.execPath, ['--import', hook, bin, '--help'], { env });
     expect(help.stdout).toContain('Usage: payrail');
     const list = await run(process.execPath, ['--import', hook, bin, 'merchant', 'list', '--json'], { env });

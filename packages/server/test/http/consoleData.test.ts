@@ -9,7 +9,7 @@ import {
   waitForStatus,
   type Funded,
 } from '../support/payoutFixtures.ts';
-import { ENGINES, startTestServer, type TestServer } from '../support/testServer.ts';
+import { ENGINES, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/testServer.ts';
 import { eventually, WebhookReceiver } from '../support/webhookReceiver.ts';
 
 /** Statements, stats, bulk webhook replay and the merchant's own console session (CONTRACT.md §12). */
@@ -93,7 +93,7 @@ describe.each(ENGINES)('console data routes on %s', (engine) => {
 
     it('exports CSV with a header row, opening and closing lines', async () => {
       const res = await fetch(`${t.url}/admin/v1/wallets/${a.merchant.wallet_id}/statement?format=csv`, {
-        headers: { authorization: 'Bearer test-admin-token' },
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
       });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/csv/);

@@ -17,7 +17,8 @@ export type EngineName = 'pglite' | 'postgres';
 /** PGlite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it and fails if it is unreachable). */
 export const ENGINES: EngineName[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
-export const TEST_ADMIN_TOKEN = 'test-admin-token';
+/** Long enough for live mode (CONTRACT.md §9: at least 32 characters). */
+export const TEST_ADMIN_TOKEN = 'test-admin-token-of-at-least-32-characters';
 
 export interface TestServer {
   url: string;
