@@ -39,7 +39,8 @@ export interface AppDeps {
   logger: Logger;
   health: HealthProbe;
   metrics: Metrics;
-  adminToken: string;
+  /** SHA-256 of the admin token (the token itself is not kept). */
+  adminTokenHash: Buffer;
   /** Counts failed admin authentications per client address. */
   adminThrottle: FailureThrottle;
   tokens: TokenService;
@@ -111,7 +112,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.config.mode === 'sandbox') sandboxRoutes(app, deps);
 
   await app.register(async (admin) => {
-    admin.addHook('onRequest', requireAdmin(deps.adminToken, deps.adminThrottle, deps.config.adminFailuresPerAddress));
+    admin.addHook(
+      'onRequest',
+      requireAdmin(deps.adminTokenHash, deps.adminThrottle, deps.config.adminFailuresPerAddress),
+    );
     admin.addHook('onRoute', (route) => {
       route.schema = { ...route.schema, security: [{ adminAuth: [] }] };
     });
