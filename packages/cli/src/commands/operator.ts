@@ -139,7 +139,9 @@ function serverCommands(program: Command) {
         () =>
           `Sealed ${report.merchants} merchant(s) and ${report.settings} setting(s) under master key ${report.keyId}; ` +
           `key ids in the database now: ${report.keyIds.join(', ') || 'none'}.\n` +
-          'Remove PAYRAIL_MASTER_KEY_PREVIOUS from every server and restart them.',
+          (report.keyIds.every((id) => id === report.keyId)
+            ? 'Remove PAYRAIL_MASTER_KEY_PREVIOUS from every server and restart them.'
+            : 'Some values are still under another key (a server not restarted with the new key?): run it again.'),
       );
     });
 }
