@@ -7,6 +7,7 @@ import { generateCredentials, generateWebhookSecret } from '../packages/server/s
 import { newId } from '../packages/server/src/domain/ids.ts';
 import { openDatabase } from '../packages/server/src/store/openDatabase.ts';
 import { MerchantRepository } from '../packages/server/src/store/repositories/MerchantRepository.ts';
+import { SecretBox } from '../packages/server/src/store/SecretBox.ts';
 import { WalletRepository } from '../packages/server/src/store/repositories/WalletRepository.ts';
 import { cpuMsOf, freePort, sleep, spawnTs, stopChild, waitHealthy } from './common.ts';
 
@@ -32,7 +33,9 @@ const REQUESTS = Number(process.env.BENCH_TOKEN_REQUESTS ?? 300);
 
 type Keys = { apiKey: string; secretKey: string };
 
-async function seed(dataDir: string): Promise<Keys[]> {
+/** With PAYRAIL_MASTER_KEY in the environment the merchants are sealed under it (the server gets it too). */
+async function seed(dataDir: string, masterKey: string | undefined): Promise<Keys[]> {
+  const repo = new MerchantRepository(masterKey ? SecretBox.withKeys(Buffer.from(masterKey, 'base64')) : undefined);
   const db = await openDatabase({ dataDir });
   const keys: Keys[] = [];
   try {
@@ -40,7 +43,7 @@ async function seed(dataDir: string): Promise<Keys[]> {
       await db.transaction(async (tx) => {
         for (let j = i; j < Math.min(MERCHANTS, i + 500); j++) {
           const creds = generateCredentials();
-          const m = await MerchantRepository.insert(tx, {
+          const m = await repo.insert(tx, {
             id: newId('merchant'),
             name: `Token bench ${j}`,
             ...creds,
@@ -61,7 +64,7 @@ export async function benchTokens(log: (message: string) => void, env: NodeJS.Pr
   const dataDir = await mkdtemp(join(tmpdir(), 'payrail-bench-token-'));
   try {
     log(`token bench: writing ${MERCHANTS} merchants`);
-    const keys = await seed(dataDir);
+    const keys = await seed(dataDir, env.PAYRAIL_MASTER_KEY);
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const server = spawnTs('packages/server/src/main.ts', [], {

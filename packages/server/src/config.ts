@@ -74,6 +74,13 @@ export interface Config {
    * unset, the routes do not exist.
    */
   pspNotifySecret?: string;
+  /**
+   * PAYRAIL_MASTER_KEY (32 bytes): secrets at rest are sealed under it (docs/secrets-at-rest.md). Optional in the
+   * sandbox, required in live mode.
+   */
+  masterKey?: Buffer;
+  /** PAYRAIL_MASTER_KEY_PREVIOUS: still opens values sealed under it while a master-key rotation runs. */
+  masterKeyPrevious?: Buffer;
 }
 
 export class ConfigError extends Error {
@@ -197,6 +204,30 @@ function pspSecret(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return raw;
 }
 
+/** A master key: base64 (standard or url-safe alphabet) of exactly 32 bytes. */
+function masterKey(env: NodeJS.ProcessEnv, name: string): Buffer | undefined {
+  const raw = nonEmpty(env[name]?.trim());
+  if (raw === undefined) return undefined;
+  const bytes = /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw) ? Buffer.from(raw, 'base64') : Buffer.alloc(0);
+  if (bytes.length !== 32) {
+    throw new ConfigError(name, 'expected base64 of exactly 32 bytes (e.g. `openssl rand -base64 32`)');
+  }
+  return bytes;
+}
+
+function masterKeys(env: NodeJS.ProcessEnv, mode: Mode): Pick<Config, 'masterKey' | 'masterKeyPrevious'> {
+  const current = masterKey(env, 'PAYRAIL_MASTER_KEY');
+  const previous = masterKey(env, 'PAYRAIL_MASTER_KEY_PREVIOUS');
+  if (mode === 'live' && !current) {
+    throw new ConfigError('PAYRAIL_MASTER_KEY', 'required in live mode (secrets at rest are sealed under it)');
+  }
+  if (previous && !current) throw new ConfigError('PAYRAIL_MASTER_KEY_PREVIOUS', 'set without PAYRAIL_MASTER_KEY');
+  if (previous && current?.equals(previous)) {
+    throw new ConfigError('PAYRAIL_MASTER_KEY_PREVIOUS', 'is the same key as PAYRAIL_MASTER_KEY');
+  }
+  return { masterKey: current, masterKeyPrevious: previous };
+}
+
 const nonEmpty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -243,5 +274,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminFailuresPerAddress: int(env, 'PAYRAIL_ADMIN_FAILURES_PER_ADDRESS', 20, 1),
     publicUrl: env.PAYRAIL_PUBLIC_URL ? parsePublicUrl('PAYRAIL_PUBLIC_URL', env.PAYRAIL_PUBLIC_URL) : undefined,
     pspNotifySecret: pspSecret(env, 'PAYRAIL_PSP_NOTIFY_SECRET'),
+    ...masterKeys(env, mode),
   };
 }

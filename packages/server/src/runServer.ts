@@ -23,7 +23,7 @@ export async function runServer(config: Config, onStarted: (started: Started) =>
     address,
     mode: config.mode,
     engine: server.db.engine,
-    ...(server.adminTokenGenerated ? { generatedAdminToken: server.adminToken } : {}),
+    ...(server.adminTokenGenerated ? { generatedAdminToken: server.generatedAdminToken } : {}),
   });
   logger.info({ address, mode: config.mode, engine: server.db.engine }, 'payrail listening');
   await new Promise<void>((resolve) => {

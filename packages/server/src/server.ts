@@ -13,7 +13,7 @@ import {
   type CounterStore,
 } from './store/CounterStore.ts';
 import { Metrics } from './observability/Metrics.ts';
-import { ADMIN_FAILURE_WINDOW_MS, adminThrottled } from './http/plugins/adminAuth.ts';
+import { ADMIN_FAILURE_WINDOW_MS, adminThrottled, adminTokenHash } from './http/plugins/adminAuth.ts';
 import { FailureThrottle } from './services/FailureThrottle.ts';
 import { HealthProbe } from './services/HealthProbe.ts';
 import { WebhookAdminService } from './services/WebhookAdminService.ts';
@@ -50,12 +50,20 @@ import { signInThrottled } from './http/plugins/operatorAuth.ts';
 import type { Database } from './store/Database.ts';
 import type { Job } from './store/repositories/JobRepository.ts';
 import { openDatabase } from './store/openDatabase.ts';
+import { ConfigError } from './config.ts';
+import { prepareSecretsAtRest } from './services/SecretsAtRest.ts';
+import { MerchantRepository } from './store/repositories/MerchantRepository.ts';
+import { SecretBox, SecretUnreadable } from './store/SecretBox.ts';
 
 export interface PayrailServer {
   app: FastifyInstance;
   db: Database;
   config: Config;
-  adminToken: string;
+  /**
+   * The admin token when it was generated (it is in the operator's file `<data dir>/admin-token` anyway), so the
+   * caller may show it; a configured token is not kept, only its hash.
+   */
+  generatedAdminToken?: string;
   /** True when the admin token was generated (not configured), so the caller may show it. */
   adminTokenGenerated: boolean;
   worker: Worker;
@@ -122,6 +130,14 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     if (ownsDb) await db.close();
     throw err;
   });
+  // Secrets at rest (docs/secrets-at-rest.md): a wrong or missing master key stops the start here, and values
+  // still in plain text are sealed under the master key.
+  const box = config.masterKey ? SecretBox.withKeys(config.masterKey, config.masterKeyPrevious) : SecretBox.plain();
+  await prepareSecretsAtRest(db, box).catch(async (err) => {
+    if (ownsDb) await db.close();
+    throw err instanceof SecretUnreadable ? new ConfigError('PAYRAIL_MASTER_KEY', err.message) : err;
+  });
+  const merchantRepository = new MerchantRepository(box);
   if (db.engine === 'pglite' && ownsDb) {
     // The data-dir lock makes this the only process on the database: leases left by a crashed one are void.
     await db.query('UPDATE jobs SET locked_until = NULL WHERE locked_until IS NOT NULL');
@@ -135,6 +151,9 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     ? new FallbackCounterStore(redis, new RedisCounterStore(redis, config.redisPrefix), new MemoryCounterStore())
     : new MemoryCounterStore();
   const admin = await resolveAdminToken(config);
+  const adminHash = adminTokenHash(admin.token);
+  // From here on only the hash of a configured admin token is kept (a generated one is in the operator's file).
+  config = { ...config, adminToken: undefined };
   const metrics = new Metrics();
   const tokens = await TokenService.create(db, {
     ttlSeconds: config.tokenTtlSeconds,
@@ -142,8 +161,9 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     counters,
     failuresPerKey: config.tokenFailuresPerKey,
     failuresPerAddress: config.tokenFailuresPerAddress,
+    secrets: box,
   });
-  const merchants = new MerchantService(db, (merchant) => tokens.merchantChanged(merchant));
+  const merchants = new MerchantService(db, (merchant) => tokens.merchantChanged(merchant), merchantRepository);
   const callbackPolicy = new CallbackPolicy(config.webhookAllowPrivate, {
     dnsTimeoutMs: Math.min(config.webhookDnsTimeoutMs, config.webhookTimeoutMs),
   });
@@ -182,10 +202,17 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   });
   const collectionNotifications = new CollectionNotifications(db, collections);
   const stepper = new PayoutStepper(db, rail, lifecycle);
-  const dispatcher = new WebhookDispatcher(db, callbackPolicy, metrics, options.logger, {
-    retryScheduleMs: config.webhookRetryScheduleMs,
-    timeoutMs: config.webhookTimeoutMs,
-  });
+  const dispatcher = new WebhookDispatcher(
+    db,
+    callbackPolicy,
+    metrics,
+    options.logger,
+    {
+      retryScheduleMs: config.webhookRetryScheduleMs,
+      timeoutMs: config.webhookTimeoutMs,
+    },
+    merchantRepository,
+  );
   const handlers = {
     'payout.advance': (job: Job) => stepper.run(job),
     'collection.expire': (job: Job) => collections.expire(job),
@@ -203,7 +230,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     logger: options.logger,
     health: new HealthProbe(db),
     metrics,
-    adminToken: admin.token,
+    adminTokenHash: adminHash,
     adminThrottle: new FailureThrottle(counters, ADMIN_FAILURE_WINDOW_MS, adminThrottled),
     tokens,
     webhookAdmin: new WebhookAdminService(db),
@@ -218,7 +245,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     bankNotifications,
     collectionNotifications,
     operators: new OperatorService(db),
-    consoleSessions: new ConsoleSessionService(db, config.consoleSessionTtlMs),
+    consoleSessions: new ConsoleSessionService(db, config.consoleSessionTtlMs, merchantRepository),
     signInThrottle: new SignInThrottle(counters, config.consoleSignInFailures, signInThrottled),
     audit: new AuditService(db),
     creditApproval: new CreditApprovalService(db, merchants, config.creditApprovalAbove),
@@ -231,7 +258,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     app,
     db,
     config,
-    adminToken: admin.token,
+    ...(admin.generated ? { generatedAdminToken: admin.token } : {}),
     adminTokenGenerated: admin.generated,
     worker,
     bankNotifications,

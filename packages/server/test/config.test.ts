@@ -34,9 +34,14 @@ describe('live-mode secret lengths', () => {
   });
 
   it('accepts 32 characters in live mode, and short values in the sandbox', () => {
-    expect(loadConfig({ PAYRAIL_MODE: 'live', PAYRAIL_ADMIN_TOKEN: long, PAYRAIL_JWT_SECRET: long }).adminToken).toBe(
-      long,
-    );
+    const masterKey = Buffer.alloc(32, 1).toString('base64');
+    const env = {
+      PAYRAIL_MODE: 'live',
+      PAYRAIL_ADMIN_TOKEN: long,
+      PAYRAIL_JWT_SECRET: long,
+      PAYRAIL_MASTER_KEY: masterKey,
+    };
+    expect(loadConfig(env).adminToken).toBe(long);
     expect(loadConfig({ PAYRAIL_ADMIN_TOKEN: 'short', PAYRAIL_JWT_SECRET: 'short' }).jwtSecret).toBe('short');
   });
 });

@@ -58,7 +58,8 @@ export interface AppDeps {
   logger: Logger;
   health: HealthProbe;
   metrics: Metrics;
-  adminToken: string;
+  /** SHA-256 of the admin token (the token itself is not kept). */
+  adminTokenHash: Buffer;
   /** Counts failed admin authentications per client address. */
   adminThrottle: FailureThrottle;
   tokens: TokenService;

@@ -35,6 +35,8 @@ export class WebhookDispatcher {
     private readonly metrics: Metrics,
     private readonly logger: Logger,
     private readonly options: DispatcherOptions,
+    /** Opens the merchant's sealed keys and webhook secrets (the server passes the one built on its master key). */
+    private readonly merchants = new MerchantRepository(),
   ) {}
 
   async deliver(delivery: WebhookDelivery): Promise<void> {
@@ -67,7 +69,7 @@ export class WebhookDispatcher {
   }
 
   private async send(delivery: WebhookDelivery): Promise<number> {
-    const merchant = await MerchantRepository.findById(this.db, delivery.merchantId);
+    const merchant = await this.merchants.findById(this.db, delivery.merchantId);
     if (!merchant) throw new Error('merchant no longer exists');
     const problem = callbackUrlProblem(delivery.url);
     if (problem) throw new Error(`callback URL refused by policy: ${problem}`);

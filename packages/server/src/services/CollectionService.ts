@@ -429,8 +429,7 @@ export class CollectionService {
     const type = collectionEventType(to);
     if (type) {
       // The merchant's default callback is read only when the collection has none of its own.
-      const url =
-        moved.callbackUrl ?? (await MerchantRepository.findById(tx, current.merchantId))?.collectionCallbackUrl ?? null;
+      const url = moved.callbackUrl ?? (await MerchantRepository.collectionCallbackUrl(tx, current.merchantId));
       await enqueueWebhook(tx, {
         merchantId: current.merchantId,
         subjectId: current.id,

@@ -5,7 +5,7 @@ import type { Operator } from '../domain/Operator.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../domain/passwordHash.ts';
 import type { Database } from '../store/Database.ts';
 import { ConsoleSessionRepository } from '../store/repositories/ConsoleSessionRepository.ts';
-import { MerchantRepository } from '../store/repositories/MerchantRepository.ts';
+import type { MerchantRepository } from '../store/repositories/MerchantRepository.ts';
 import { OperatorRepository } from '../store/repositories/OperatorRepository.ts';
 
 export interface OpenedSession<T> {
@@ -29,6 +29,8 @@ export class ConsoleSessionService {
   constructor(
     private readonly db: Database,
     private readonly ttlMs: number,
+    /** Reads merchants with their secrets opened (the master key's box). */
+    private readonly merchantRepository: MerchantRepository,
   ) {}
 
   private async open<T>(
@@ -54,7 +56,7 @@ export class ConsoleSessionService {
 
   /** The token endpoints' credentials check: null for wrong credentials or a suspended merchant, alike. */
   async signInMerchant(apiKey: string, secretKey: string, clientAddress: string) {
-    const found = await MerchantRepository.findByApiKey(this.db, apiKey);
+    const found = await this.merchantRepository.findByApiKey(this.db, apiKey);
     // Compare against a dummy when the key is unknown so both paths take the same time.
     const secretOk = safeEqual(secretKey, found?.secretKey ?? 'x'.repeat(16));
     const keyOk = found !== null && safeEqual(apiKey, found.apiKey);
@@ -79,7 +81,7 @@ export class ConsoleSessionService {
   async merchantOf(token: string): Promise<Merchant | null> {
     const row = await ConsoleSessionRepository.findLive(this.db, sha256(token), 'merchant');
     if (!row?.merchant_id) return null;
-    const merchant = await MerchantRepository.findById(this.db, row.merchant_id);
+    const merchant = await this.merchantRepository.findById(this.db, row.merchant_id);
     if (!merchant || merchant.status !== 'active') return null;
     return merchant.credentialsVersion === Number(row.credentials_version) ? merchant : null;
   }

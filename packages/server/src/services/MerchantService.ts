@@ -49,12 +49,14 @@ export class MerchantService {
     private readonly db: Database,
     /** Told of new credentials (creation, rotation), so the token service's V1 index needs no reload. */
     private readonly onKeysChanged: (merchant: Merchant) => void = () => undefined,
+    /** Seals and opens secrets (the server passes the one built on its master key; default: plain). */
+    private readonly repo = new MerchantRepository(),
   ) {}
 
   async create(name: string): Promise<CreatedMerchant> {
     const { apiKey, secretKey } = generateCredentials();
     const created = await this.db.transaction(async (tx) => {
-      const merchant = await MerchantRepository.insert(tx, {
+      const merchant = await this.repo.insert(tx, {
         id: newId('merchant'),
         name,
         apiKey,
@@ -69,7 +71,7 @@ export class MerchantService {
   }
 
   get(id: string): Promise<Merchant | null> {
-    return MerchantRepository.findById(this.db, id);
+    return this.repo.findById(this.db, id);
   }
 
   wallets(merchantId: string): Promise<Wallet[]> {
@@ -77,12 +79,12 @@ export class MerchantService {
   }
 
   update(id: string, patch: MerchantPatch): Promise<Merchant | null> {
-    return MerchantRepository.update(this.db, id, patch);
+    return this.repo.update(this.db, id, patch);
   }
 
   async rotateCredentials(id: string): Promise<Merchant | null> {
     const { apiKey, secretKey } = generateCredentials();
-    const merchant = await MerchantRepository.rotateCredentials(this.db, id, apiKey, secretKey);
+    const merchant = await this.repo.rotateCredentials(this.db, id, apiKey, secretKey);
     if (merchant) this.onKeysChanged(merchant);
     return merchant;
   }
@@ -92,7 +94,7 @@ export class MerchantService {
    * current just before this call (so receivers can switch at their pace); after that only the new one.
    */
   async rotateWebhookSecret(id: string): Promise<RotatedWebhookSecret | null> {
-    const merchant = await MerchantRepository.rotateWebhookSecret(
+    const merchant = await this.repo.rotateWebhookSecret(
       this.db,
       id,
       generateWebhookSecret(),
@@ -107,7 +109,7 @@ export class MerchantService {
   }
 
   async createWallet(merchantId: string): Promise<Wallet | null> {
-    if (!(await MerchantRepository.findById(this.db, merchantId))) return null;
+    if (!(await this.repo.findById(this.db, merchantId))) return null;
     return WalletRepository.insert(this.db, newId('wallet'), merchantId);
   }
 
@@ -154,7 +156,7 @@ export class MerchantService {
 
   /** A page of merchants (newest first), each with its wallets, as the operator's list shows them. */
   async page(query: MerchantPageQuery): Promise<{ merchant: Merchant; wallets: Wallet[] }[]> {
-    const merchants = await MerchantRepository.page(this.db, query);
+    const merchants = await this.repo.page(this.db, query);
     const wallets = await WalletRepository.listByMerchants(
       this.db,
       merchants.map((m) => m.id),

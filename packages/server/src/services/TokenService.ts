@@ -9,6 +9,7 @@ import type { CounterStore } from '../store/CounterStore.ts';
 import type { Database } from '../store/Database.ts';
 import { MerchantRepository } from '../store/repositories/MerchantRepository.ts';
 import { SettingsRepository } from '../store/repositories/SettingsRepository.ts';
+import { SecretBox } from '../store/SecretBox.ts';
 import { counterName, FailureThrottle, type FailureLimit } from './FailureThrottle.ts';
 import { V1KeyIndex } from './V1KeyIndex.ts';
 
@@ -36,6 +37,8 @@ export interface TokenServiceOptions {
   keyIndexRefreshMs?: number;
   /** The V1 key index: full scans (payloads in an unusual shape) per second. */
   keyIndexScansPerSecond?: number;
+  /** Seals and opens secrets at rest (PAYRAIL_MASTER_KEY); default: plain. */
+  secrets?: SecretBox;
 }
 
 const ISSUER = 'payrail';
@@ -66,6 +69,7 @@ const field = (body: unknown, name: string): unknown =>
 export class TokenService {
   private constructor(
     private readonly db: Database,
+    private readonly merchants: MerchantRepository,
     /** Imported once: given raw bytes, jose would import the key again on every sign and verify. */
     private readonly key: webcrypto.CryptoKey,
     private readonly ttlSeconds: number,
@@ -76,9 +80,11 @@ export class TokenService {
   ) {}
 
   static async create(db: Database, options: TokenServiceOptions): Promise<TokenService> {
+    const box = options.secrets ?? SecretBox.plain();
+    const merchants = new MerchantRepository(box);
     const secret =
       options.configuredSecret ??
-      (await SettingsRepository.getOrCreate(db, 'jwt_signing_key', randomBytes(32).toString('base64')));
+      (await SettingsRepository.getOrCreateSecret(db, box, 'jwt_signing_key', randomBytes(32).toString('base64')));
     const key = await webcrypto.subtle.importKey(
       'raw',
       new TextEncoder().encode(secret),
@@ -94,10 +100,12 @@ export class TokenService {
     const index = new V1KeyIndex(db, {
       refreshIntervalMs: options.keyIndexRefreshMs ?? 1000,
       scansPerSecond: options.keyIndexScansPerSecond ?? 2,
+      merchants,
     });
     await index.load();
     return new TokenService(
       db,
+      merchants,
       key,
       options.ttlSeconds,
       throttle,
@@ -121,7 +129,7 @@ export class TokenService {
     const secretKey = shortString(field(body, 'secretKey'));
     const issued = await this.throttle.attempt(this.limitsFor(address, apiKey), async () => {
       if (apiKey === undefined || secretKey === undefined) return null;
-      const merchant = await MerchantRepository.findByApiKey(this.db, apiKey);
+      const merchant = await this.merchants.findByApiKey(this.db, apiKey);
       // Compare against a dummy when the key is unknown so both paths take the same time.
       const secretOk = safeEqual(secretKey, merchant?.secretKey ?? 'x'.repeat(16));
       const keyOk = merchant !== null && safeEqual(apiKey, merchant.apiKey);
@@ -143,11 +151,11 @@ export class TokenService {
     const issued = await this.throttle.attempt(this.limitsFor(address, headerKey), async (guard) => {
       if (payload === undefined || (headerGiven && headerKey === undefined)) return null;
       if (headerKey !== undefined) {
-        const merchant = await MerchantRepository.findByApiKey(this.db, headerKey);
+        const merchant = await this.merchants.findByApiKey(this.db, headerKey);
         return merchant && safeEqual(headerKey, merchant.apiKey) ? this.openV1(merchant, payload) : null;
       }
       for (const id of await this.v1Index.candidates(payload)) {
-        const merchant = await MerchantRepository.findById(this.db, id);
+        const merchant = await this.merchants.findById(this.db, id);
         if (!merchant) continue;
         // The index may be behind the database (rotated elsewhere): the row read now is the truth.
         this.v1Index.put(merchant);
@@ -166,7 +174,7 @@ export class TokenService {
   async verify(token: string): Promise<Session | null> {
     const claims = await this.verifiedClaims(token);
     if (!claims) return null;
-    const merchant = await MerchantRepository.findById(this.db, claims.sub);
+    const merchant = await this.merchants.findById(this.db, claims.sub);
     if (!merchant || merchant.status !== 'active' || merchant.credentialsVersion !== claims.cv) return null;
     return { merchant, scheme: claims.scheme, tokenId: claims.jti };
   }

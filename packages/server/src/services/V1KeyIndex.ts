@@ -33,6 +33,8 @@ export interface V1KeyIndexOptions {
   refreshIntervalMs: number;
   /** Full scans (payloads in an unusual shape) allowed per second, per instance. */
   scansPerSecond: number;
+  /** Where merchants are read from, their keys opened (the server's, on its master key; default: plain). */
+  merchants?: MerchantRepository;
 }
 
 /** How far back each incremental refresh looks again: covers transactions that committed late. */
@@ -69,7 +71,10 @@ export class V1KeyIndex {
     private readonly options: V1KeyIndexOptions,
   ) {
     this.scanTokens = options.scansPerSecond;
+    this.merchants = options.merchants ?? new MerchantRepository();
   }
+
+  private readonly merchants: MerchantRepository;
 
   get size(): number {
     return this.entries.size;
@@ -78,7 +83,7 @@ export class V1KeyIndex {
   /** Loads every merchant (at start). */
   async load(): Promise<void> {
     this.lastRefreshStart = Date.now();
-    const { merchants, now } = await MerchantRepository.keysChangedSince(this.db, null);
+    const { merchants, now } = await this.merchants.keysChangedSince(this.db, null);
     for (const m of merchants) this.put(m);
     this.loadedAt = now;
   }
@@ -139,7 +144,7 @@ export class V1KeyIndex {
       this.lastRefreshStart = Date.now();
       this.refreshes += 1;
       const since = this.loadedAt && new Date(this.loadedAt.getTime() - LOOKBACK_MS);
-      const run = MerchantRepository.keysChangedSince(this.db, since).then(({ merchants, now }) => {
+      const run = this.merchants.keysChangedSince(this.db, since).then(({ merchants, now }) => {
         for (const m of merchants) this.put(m);
         this.loadedAt = now;
       });

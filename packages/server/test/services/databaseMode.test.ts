@@ -8,7 +8,7 @@ import { createServer } from '../../src/server.ts';
 import type { Database } from '../../src/store/Database.ts';
 import { migrate } from '../../src/store/migrate.ts';
 import { createPgliteDatabase } from '../../src/store/pgliteDatabase.ts';
-import { createTestSchema, ENGINES, TEST_ADMIN_TOKEN } from '../support/testServer.ts';
+import { createTestSchema, ENGINES, TEST_ADMIN_TOKEN, TEST_MASTER_KEY } from '../support/testServer.ts';
 
 /** Issue 10, finding 13: a database used as a sandbox does not start live unless the operator says so. */
 describe.each(ENGINES)('live start on a sandbox database (%s)', (engine) => {
@@ -37,6 +37,7 @@ describe.each(ENGINES)('live start on a sandbox database (%s)', (engine) => {
       PAYRAIL_MODE: mode,
       PAYRAIL_DATA_DIR: dataDir,
       PAYRAIL_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      PAYRAIL_MASTER_KEY: TEST_MASTER_KEY,
       ...(engine === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL as string } : {}),
       ...extra,
     });

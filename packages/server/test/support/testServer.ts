@@ -19,6 +19,8 @@ export const ENGINES: EngineName[] = process.env.TEST_DATABASE_URL ? ['pglite', 
 
 /** Long enough for live mode (CONTRACT.md §9: at least 32 characters). */
 export const TEST_ADMIN_TOKEN = 'test-admin-token-of-at-least-32-characters';
+/** PAYRAIL_MASTER_KEY of test servers in live mode (required there); base64 of 32 bytes. */
+export const TEST_MASTER_KEY = Buffer.alloc(32, 7).toString('base64');
 
 export interface TestServer {
   url: string;
@@ -82,6 +84,7 @@ export async function startTestServer(engine: EngineName, options: StartOptions 
     // Tests send many bad admin credentials from one address on purpose; the throttle is tested where it is the subject.
     PAYRAIL_ADMIN_FAILURES_PER_ADDRESS: '100000',
     ...(engine === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL as string } : {}),
+    ...(options.env?.PAYRAIL_MODE === 'live' ? { PAYRAIL_MASTER_KEY: TEST_MASTER_KEY } : {}),
     ...options.env,
   };
   const config = loadConfig(env);

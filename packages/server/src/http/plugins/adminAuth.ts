@@ -1,5 +1,5 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { safeEqual } from '../../domain/credentials.ts';
 import { counterName, type FailureThrottle } from '../../services/FailureThrottle.ts';
 import { AdminError } from '../AdminError.ts';
 
@@ -9,18 +9,22 @@ export const ADMIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
 export const adminThrottled = (retryAfterSeconds: number) =>
   new AdminError(429, 'rate_limited', 'Too many failed admin authentications, try again later', retryAfterSeconds);
 
+/** What the server keeps of the admin token: its SHA-256, never the token (docs/secrets-at-rest.md). */
+export const adminTokenHash = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
+
 /**
- * Bearer check of the operator API against PAYRAIL_ADMIN_TOKEN, in constant time. Failures are counted per
+ * Bearer check of the operator API: SHA-256 of the presented token against the admin token's hash, in constant
+ * time (both are 32 bytes, whatever was presented). Failures are counted per
  * client address (CONTRACT.md §9); past `maxFailures` every request from that address, even with the right token,
  * gets 429 until the window passes, so that guessing gains nothing from the answers.
  */
-export function requireAdmin(adminToken: string, throttle: FailureThrottle, maxFailures: number) {
+export function requireAdmin(tokenHash: Buffer, throttle: FailureThrottle, maxFailures: number) {
   return async (request: FastifyRequest) => {
     const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     const limits = [{ counter: counterName('adminfail:ip', request.ip), max: maxFailures }];
     const ok = await throttle.attempt(limits, async () =>
-      match && safeEqual(match[1] as string, adminToken) ? true : null,
+      match && timingSafeEqual(adminTokenHash(match[1] as string), tokenHash) ? true : null,
     );
     if (!ok) throw new AdminError(401, 'unauthorized', 'A valid admin bearer token is required');
   };

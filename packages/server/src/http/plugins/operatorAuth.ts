@@ -9,7 +9,7 @@ import { OPERATOR_COOKIE, readCookie } from '../consoleCookies.ts';
 import { requireAdmin } from './adminAuth.ts';
 
 export interface OperatorAuthDeps {
-  adminToken: string;
+  adminTokenHash: Buffer;
   adminThrottle: FailureThrottle;
   consoleSessions: ConsoleSessionService;
   audit: AuditService;
@@ -61,7 +61,7 @@ export function checkOrigin(request: FastifyRequest, publicUrl: string | undefin
  * state-changing call (refused ones included) is written to the audit log before the answer leaves.
  */
 export function registerOperatorAuth(admin: FastifyInstance, deps: OperatorAuthDeps) {
-  const bearer = requireAdmin(deps.adminToken, deps.adminThrottle, deps.config.adminFailuresPerAddress);
+  const bearer = requireAdmin(deps.adminTokenHash, deps.adminThrottle, deps.config.adminFailuresPerAddress);
   admin.addHook('onRequest', async (request) => {
     const cookie = readCookie(request, OPERATOR_COOKIE);
     if (request.headers.authorization !== undefined || cookie === undefined) {

@@ -1,4 +1,10 @@
 import type { Queryable } from '../Database.ts';
+import { SEALED_PREFIX, type SecretBox } from '../SecretBox.ts';
+
+/** Settings that hold a secret, sealed by the SecretBox (docs/secrets-at-rest.md). */
+export const SECRET_SETTINGS = ['jwt_signing_key'] as const;
+export type SecretSetting = (typeof SECRET_SETTINGS)[number];
+const settingContext = (key: string) => `settings:${key}`;
 
 export const SettingsRepository = {
   /** Returns the stored value of `key`, storing `candidate` first if there is none (first writer wins). */
@@ -6,6 +12,29 @@ export const SettingsRepository = {
     await q.query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, candidate]);
     const { rows } = await q.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [key]);
     return (rows[0] as { value: string }).value;
+  },
+
+  /** getOrCreate of a secret setting: `candidate` is stored sealed; the value returned is opened. */
+  async getOrCreateSecret(q: Queryable, box: SecretBox, key: SecretSetting, candidate: string): Promise<string> {
+    const stored = await SettingsRepository.getOrCreate(q, key, box.seal(candidate, settingContext(key)));
+    return box.open(stored, settingContext(key));
+  },
+
+  /**
+   * Seals a secret setting again under the box's current key when it is not already (plain, or `onlyPlain`
+   * false and under the previous key); written only if unchanged since read. True when it was rewritten.
+   */
+  async resealSecret(q: Queryable, box: SecretBox, key: SecretSetting, onlyPlain: boolean): Promise<boolean> {
+    const stored = await SettingsRepository.get(q, key);
+    if (stored === null || box.currentKeyId === null) return false;
+    if (onlyPlain ? stored.startsWith(SEALED_PREFIX) : !box.needsReseal(stored)) return false;
+    const sealed = box.seal(box.open(stored, settingContext(key)), settingContext(key));
+    const { rowCount } = await q.query('UPDATE settings SET value = $3 WHERE key = $1 AND value = $2', [
+      key,
+      stored,
+      sealed,
+    ]);
+    return rowCount > 0;
   },
 
   async get(q: Queryable, key: string): Promise<string | null> {
