@@ -356,14 +356,18 @@ describe.each(ENGINES)('console data routes on %s', (engine) => {
       expect((await mine.request('GET', '/console/api/merchant/batches?cursor=bm9wZQ')).status).toBe(400);
     });
 
-    it("answers 404 for another merchant's batch and collection QR; the own QR is an SVG", async () => {
+    it("answers 404 for another merchant's batch, collection and QR; the own QR is an SVG", async () => {
       const qr = await fetch(`${t.url}/console/api/merchant/collections/${txnId}/qr`, {
         headers: { cookie: mine.cookie },
       });
       expect(qr.status).toBe(200);
       expect(qr.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
       expect(await qr.text()).toMatch(/^<svg/);
+      const own = await mine.request('GET', `/console/api/merchant/collections/${txnId}`);
+      expect(own.status).toBe(200);
+      expect(own.body).toMatchObject({ txnId, merchant_id: c.merchant.merchant_id });
       const stranger = await ConsoleSession.merchant(t.url, a.merchant.api_key, a.merchant.secret_key);
+      expect((await stranger.request('GET', `/console/api/merchant/collections/${txnId}`)).status).toBe(404);
       expect((await stranger.request('GET', `/console/api/merchant/batches/${batchId}`)).status).toBe(404);
       expect((await stranger.request('GET', `/console/api/merchant/collections/${txnId}/qr`)).status).toBe(404);
       const theirs = await stranger.request('GET', '/console/api/merchant/batches');

@@ -274,6 +274,25 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
     );
 
     scope.get(
+      '/console/api/merchant/collections/:txnId',
+      {
+        ...adminRouteOptions,
+        schema: {
+          tags,
+          summary: 'One of the merchant’s collections (404 for another merchant’s or none)',
+          params: { type: 'object', properties: { txnId: { type: 'string', maxLength: 40 } } },
+          response: errors,
+        },
+      },
+      async (request) => {
+        const { txnId } = request.params as { txnId: string };
+        const found = await deps.collections.find(txnId);
+        if (!found || found.merchantId !== merchantOf(request).id) throw AdminError.notFound('collection');
+        return adminCollectionView(found, deps.collections.wire(found));
+      },
+    );
+
+    scope.get(
       '/console/api/merchant/collections/:txnId/qr',
       {
         ...adminRouteOptions,
