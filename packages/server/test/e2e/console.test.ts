@@ -317,6 +317,7 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
   });
 
   it('signs a merchant in with its keys and shows only its own data', async () => {
+    await context.clearCookies();
     await page.goto(`${t.url}/console`);
     await page.getByRole('button', { name: 'Merchant' }).click();
     await page.getByLabel('API key').fill(created.api_key);
@@ -353,7 +354,7 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     await page.getByRole('link', { name: collection.txnId }).click();
     const qr = page.getByRole('img', { name: `UPI QR code for collection ${collection.txnId}` });
     await qr.waitFor();
-    await eventually(() => qr.evaluate((img) => (img as HTMLImageElement).naturalWidth > 0));
+    await eventually(() => qr.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth > 0));
     const link = page.getByRole('link', { name: 'Open the payment page' });
     expect(await link.getAttribute('href')).toMatch(/\/pay\//);
     await shot('merchant-collection-qr');

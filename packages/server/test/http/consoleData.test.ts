@@ -281,6 +281,9 @@ describe.each(ENGINES)('console data routes on %s', (engine) => {
       });
       const sent = await c.client.post('/payout/v1/bulk', { batch_id: batchId, items: [item('30.00'), item('90.00')] });
       expect(sent.body.resp_code).toBe(2000);
+      // Settled first, so the merchant's and the operator's answers are read at rest.
+      const first = (sent.data?.items as { transaction_id: string }[])[0]?.transaction_id as string;
+      await waitForStatus(t.url, first, 'SUCCESS');
       txnId = (await initiateCollection(c.client)).txnId;
       mine = await ConsoleSession.merchant(t.url, c.merchant.api_key, c.merchant.secret_key);
     });
