@@ -213,10 +213,10 @@ export function MoreButton({ paged }) {
 
 const STATUS_COLORS = {
   INITIATED: '#8da2c9',
-  PROCESSING: '#1f4fd6',
+  PROCESSING: '#1f5fd6',
   PENDING: '#e09b1a',
-  SUCCESS: '#1b7f4b',
-  FAILED: '#d9534f',
+  SUCCESS: '#137a4b',
+  FAILED: '#b42318',
   REFUNDED: '#8a3b98',
 };
 

@@ -18,6 +18,7 @@ import {
   useState,
   when,
 } from './lib.js';
+import { BATCH_ID, BatchDetail, batchColumns } from './batchViews.js';
 
 const enc = encodeURIComponent;
 const BASE = '/console/api/merchant';
@@ -25,6 +26,7 @@ const BASE = '/console/api/merchant';
 export const merchantNav = [
   ['#/', 'Balance'],
   ['#/payouts', 'Payouts'],
+  ['#/batches', 'Batches'],
   ['#/collections', 'Collections'],
   ['#/webhooks', 'Webhooks'],
 ];
@@ -100,6 +102,29 @@ function Payouts() {
     <${MoreButton} paged=${list} />`;
 }
 
+function Batches() {
+  const list = usePaged((cursor) => api('GET', `${BASE}/batches${qs({ cursor })}`), []);
+  return html`<h1>Batches</h1>
+    <p class="muted">Bulk payouts sent with POST /payout/v1/bulk, newest first.</p>
+    <${ErrorNotice} error=${list.error} />
+    <${Table}
+      caption="Your batches"
+      rows=${list.rows}
+      columns=${batchColumns((b) => `#/batches/${enc(b.batch_id)}`, false)}
+      empty="No batches yet."
+    />
+    <${MoreButton} paged=${list} />`;
+}
+
+function BatchPage({ params: [id] }) {
+  const batchId = decodeURIComponent(id);
+  const batch = useLoad(() => api('GET', `${BASE}/batches/${enc(batchId)}`), [batchId]);
+  return html`<h1>Batch ${batchId}</h1>
+    <div class="actions"><button type="button" class="secondary" onClick=${batch.reload}>Refresh</button></div>
+    <${ErrorNotice} error=${batch.error} />
+    ${batch.data && html`<${BatchDetail} batch=${batch.data} />`}`;
+}
+
 function Collections() {
   const list = usePaged((cursor) => api('GET', `${BASE}/collections${qs({ cursor })}`), []);
   return html`<h1>Collections</h1>
@@ -108,18 +133,64 @@ function Collections() {
       caption="Your collections"
       rows=${list.rows}
       columns=${[
-        { label: 'Collection', id: true, render: (c) => c.txnId },
+        {
+          label: 'Collection',
+          id: true,
+          render: (c) => html`<a href=${`#/collections/${c.txnId}`}>${c.txnId}</a>`,
+        },
         { label: 'Sender id', render: (c) => c.senderId },
         { label: 'Status', render: (c) => html`<${Badge} value=${c.status} />` },
         { label: 'Amount', num: true, render: (c) => rupees(c.requestAmount || c.amount) },
         {
           label: 'Pay link',
           render: (c) =>
-            c.paymentUrl || c.payment_url ? html`<a href=${c.paymentUrl || c.payment_url}>Open</a>` : '—',
+            c.paymentUrl ? html`<a href=${c.paymentUrl} target="_blank" rel="noopener">Payment page</a>` : '—',
         },
       ]}
     />
     <${MoreButton} paged=${list} />`;
+}
+
+/** One collection with its QR (the UPI intent link) and its payment page, for a payer in front of the merchant. */
+function CollectionPage({ params: [id] }) {
+  const found = useLoad(() => api('GET', `${BASE}/collections/${enc(id)}`), [id]);
+  const c = found.data;
+  return html`<h1>Collection</h1>
+    <p class="id">${id}</p>
+    <${ErrorNotice} error=${found.error} />
+    ${
+      c &&
+      html`<div class="cards">
+        <section class="card">
+          <dl class="kv">
+            <dt>Status</dt>
+            <dd><${Badge} value=${c.status} /></dd>
+            <dt>Amount</dt>
+            <dd>${rupees(c.requestAmount || c.amount)}</dd>
+            <dt>Sender id</dt>
+            <dd>${c.senderId}</dd>
+            <dt>Created</dt>
+            <dd>${when(c.createdAt)}</dd>
+          </dl>
+          ${
+            c.paymentUrl &&
+            html`<div class="actions">
+              <a class="button" href=${c.paymentUrl} target="_blank" rel="noopener">Open the payment page</a>
+            </div>`
+          }
+        </section>
+        <section class="card qr-card" aria-labelledby="qr-h">
+          <h2 id="qr-h" style="margin-top:0">Scan to pay with any UPI app</h2>
+          <img
+            class="qr"
+            src=${`${BASE}/collections/${enc(id)}/qr`}
+            alt=${`UPI QR code for collection ${id}`}
+            width="232"
+            height="232"
+          />
+        </section>
+      </div>`
+    }`;
 }
 
 function Webhooks() {
@@ -167,6 +238,9 @@ export const merchantRoutes = [
   [/^\/$/, Overview],
   [/^\/statement\/(WL[0-9A-Z]{26})$/, Statement],
   [/^\/payouts$/, Payouts],
+  [/^\/batches$/, Batches],
+  [new RegExp(`^/batches/(${BATCH_ID})$`), BatchPage],
   [/^\/collections$/, Collections],
+  [/^\/collections\/(CT[0-9A-Z]{26})$/, CollectionPage],
   [/^\/webhooks$/, Webhooks],
 ];

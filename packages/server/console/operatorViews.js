@@ -22,6 +22,7 @@ import {
   when,
 } from './lib.js';
 import { timelineEvents } from './timeline.js';
+import { BATCH_ID, BatchDetail, batchColumns, batchHref } from './batchViews.js';
 
 const RANK = { viewer: 0, finance: 1, admin: 2 };
 const can = (session, role) => RANK[session.operator.role] >= RANK[role];
@@ -37,6 +38,7 @@ export function operatorNav(role) {
     ['#/', 'Overview'],
     ['#/merchants', 'Merchants'],
     ['#/payouts', 'Payouts'],
+    ['#/batches', 'Batches'],
     ['#/collections', 'Collections'],
     ['#/webhooks', 'Webhooks'],
     ['#/approvals', 'Approvals'],
@@ -198,12 +200,12 @@ function MerchantDetail({ session, params: [id] }) {
             <dd>${d.upi_vpa || '—'}</dd>
             <dt>Collection callback</dt>
             <dd>${d.collection_callback_url || '—'}</dd>
-            ${
-              d.verification !== undefined
-                ? html`<dt>Beneficiary verification</dt>
-                    <dd>${String(d.verification)}</dd>`
-                : ''
-            }
+            <dt>Beneficiary verification</dt>
+            <dd data-testid="verification">
+              ${d.beneficiary_verification || 'off'}${
+                d.beneficiary_verification === 'required' ? ` (name match ≥ ${d.min_name_match_score})` : ''
+              }
+            </dd>
             <dt>Created</dt>
             <dd>${when(d.created_at)}</dd>
           </dl>
@@ -270,6 +272,39 @@ function MerchantDetail({ session, params: [id] }) {
             </div>
             <div style="margin:0.75rem 0">
               <${Field} id="ccb" label="Collection callback URL"><input id="ccb" name="collection_callback_url" type="url" value=${d.collection_callback_url || ''} /></${Field}>
+            </div>
+          </${ActionForm}>
+        </section>
+        <h2 id="verif-h">Beneficiary verification</h2>
+        <section class="card" aria-labelledby="verif-h">
+          <p class="muted">
+            When required, each payout's beneficiary name must match the bank's account holder name at least this
+            well (0–100) before money moves.
+          </p>
+          <${ActionForm}
+            label="Beneficiary verification"
+            submit="Save verification"
+            action=${async (form) => {
+              await patch(
+                {
+                  beneficiary_verification: String(form.get('beneficiary_verification')),
+                  min_name_match_score: Number(form.get('min_name_match_score')),
+                },
+                'Verification setting saved.',
+              );
+            }}
+          >
+            <div class="row" style="margin-bottom:0.75rem">
+              <${Field} id="bv" label="Verification before payouts">
+                <select id="bv" name="beneficiary_verification" value=${d.beneficiary_verification || 'off'}>
+                  <option value="off">off</option>
+                  <option value="required">required</option>
+                </select>
+              </${Field}>
+              <${Field} id="mnms" label="Minimum name match score (0–100)">
+                <input id="mnms" name="min_name_match_score" type="number" min="0" max="100" step="1" required
+                  value=${d.min_name_match_score ?? ''} />
+              </${Field}>
             </div>
           </${ActionForm}>
         </section>`
@@ -408,6 +443,38 @@ function Payouts() {
     <${MoreButton} paged=${list} />`;
 }
 
+function Batches() {
+  const [merchant, setMerchant] = useState('');
+  const list = usePaged(
+    (cursor) => api('GET', `/admin/v1/batches${qs({ merchant_id: merchant, cursor })}`),
+    [merchant],
+  );
+  return html`<h1>Batches</h1>
+    <form class="row" role="search" aria-label="Filters" onSubmit=${(e) => {
+      e.preventDefault();
+      setMerchant(String(new FormData(e.currentTarget).get('merchant_id') || '').trim());
+    }}>
+      <${Field} id="bf-merchant" label="Merchant ID"><input id="bf-merchant" name="merchant_id" value=${merchant} spellcheck="false" /></${Field}>
+      <button type="submit" class="secondary">Apply</button>
+    </form>
+    <h2>Newest first</h2>
+    <${ErrorNotice} error=${list.error} />
+    <${Table} caption="Bulk payout batches" rows=${list.rows} columns=${batchColumns(batchHref, true)} empty="No batches." />
+    <${MoreButton} paged=${list} />`;
+}
+
+function BatchPage({ params: [merchantId, batchId] }) {
+  const batchIdText = decodeURIComponent(batchId);
+  const batch = useLoad(
+    () => api('GET', `/admin/v1/batches/${enc(merchantId)}/${enc(batchIdText)}`),
+    [merchantId, batchIdText],
+  );
+  return html`<h1>Batch ${batchIdText}</h1>
+    <div class="actions"><button type="button" class="secondary" onClick=${batch.reload}>Refresh</button></div>
+    <${ErrorNotice} error=${batch.error} />
+    ${batch.data && html`<${BatchDetail} batch=${batch.data} payoutHref=${(id) => `#/payouts/${id}`} />`}`;
+}
+
 async function loadTimeline(kind, id) {
   try {
     return await api('GET', `/admin/v1/${kind}/${enc(id)}/timeline`);
@@ -512,13 +579,11 @@ function Collections() {
 
 function CollectionDetail({ params: [id] }) {
   const timeline = useLoad(() => loadTimeline('collections', id), [id]);
-  const found = useLoad(async () => {
-    const all = await api('GET', `/admin/v1/collections${qs({ limit: 200 })}`);
-    return all.data.find((c) => c.txnId === id) || null;
-  }, [id]);
-  const c = (timeline.data && timeline.data.collection) || found.data;
+  const found = useLoad(() => api('GET', `/admin/v1/collections/${enc(id)}`), [id]);
+  const c = found.data;
   return html`<h1>Collection</h1>
     <p class="id">${id}</p>
+    <${ErrorNotice} error=${found.error} />
     ${
       c &&
       html`<section class="card">
@@ -531,6 +596,12 @@ function CollectionDetail({ params: [id] }) {
           <dd>${c.senderId || c.sender_id}</dd>
           <dt>Merchant</dt>
           <dd>${idLink('merchants', c.merchant_id)}</dd>
+          <dt>Payment page</dt>
+          <dd>
+            ${c.paymentUrl ? html`<a href=${c.paymentUrl} target="_blank" rel="noopener">${c.paymentUrl}</a>` : '—'}
+          </dd>
+          <dt>Created</dt>
+          <dd>${when(c.createdAt)}</dd>
         </dl>
       </section>`
     }
@@ -758,6 +829,8 @@ export const operatorRoutes = [
   [/^\/wallets\/(WL[0-9A-Z]{26})$/, Wallet],
   [/^\/payouts$/, Payouts],
   [/^\/payouts\/(PT[0-9A-Z]{26})$/, PayoutDetail],
+  [/^\/batches$/, Batches],
+  [new RegExp(`^/batches/(MR[0-9A-Z]{26})/(${BATCH_ID})$`), BatchPage],
   [/^\/collections$/, Collections],
   [/^\/collections\/(CT[0-9A-Z]{26})$/, CollectionDetail],
   [/^\/webhooks$/, Webhooks],

@@ -254,6 +254,11 @@ export class CollectionService {
     return { payeeVpa: `${merchant.id.toLowerCase()}@payrail`, payeeName };
   }
 
+  /** Admin: one collection by id, or null (a malformed id is simply not found). */
+  async find(txnId: string): Promise<Collection | null> {
+    return isId('collection', txnId) ? CollectionRepository.findById(this.db, txnId) : null;
+  }
+
   page(query: CollectionPageQuery): Promise<Collection[]> {
     return CollectionRepository.page(this.db, query);
   }

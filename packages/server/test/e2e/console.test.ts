@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, BROWSER_TESTS, launchBrowser } from '../support/browser.ts';
 import { createOperator, TEST_PASSWORD } from '../support/consoleClient.ts';
 import { admin, createMerchant, MerchantClient, type TestMerchant } from '../support/merchantClient.ts';
-import { initiateOk, payoutRequest, SANDBOX, waitForStatus } from '../support/payoutFixtures.ts';
+import { initiateOk as initiateCollection } from '../support/collectionFixtures.ts';
+import {
+  initiateOk,
+  PLAIN_BENEFICIARY,
+  payoutRequest,
+  SANDBOX,
+  senderId,
+  waitForStatus,
+} from '../support/payoutFixtures.ts';
 import { startTestServer, type TestServer } from '../support/testServer.ts';
 import { eventually, WebhookReceiver } from '../support/webhookReceiver.ts';
 
@@ -19,6 +27,7 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
   let failing = true;
   let created: { merchant_id: string; api_key: string; secret_key: string };
   let other: TestMerchant;
+  let batchId: string;
 
   beforeAll(async () => {
     receiver = await new WebhookReceiver().start();
@@ -226,6 +235,52 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     });
   });
 
+  it('shows a bulk batch sent through the API with every item, each accepted one leading to its payout', async () => {
+    const client = await MerchantClient.connect(t.url, { ...created, webhook_secret: '', wallet_id: '' }, 'v2');
+    const m = await admin(t.url, 'GET', `/admin/v1/merchants/${created.merchant_id}`);
+    const wallet = (m.body.wallets as { wallet_id: string }[])[0]?.wallet_id as string;
+    batchId = senderId('batch');
+    const item = (amount: string) => ({
+      sender_id: senderId('bk'),
+      wallet_id: wallet,
+      payment_mode: 'IMPS',
+      amount,
+      beneficiary: { ...PLAIN_BENEFICIARY },
+    });
+    const sent = await client.post('/payout/v1/bulk', {
+      batch_id: batchId,
+      items: [item('20.00'), item('900000.00'), item('15.00')],
+    });
+    expect(sent.body.resp_code).toBe(2000);
+    const verdicts = (sent.data?.items ?? []) as { resp_code: number; transaction_id?: string }[];
+    const accepted = verdicts.filter((v) => v.resp_code === 2000).map((v) => v.transaction_id as string);
+    expect(accepted).toHaveLength(2);
+    await Promise.all(accepted.map((id) => waitForStatus(t.url, id, 'SUCCESS')));
+
+    await go('#/batches');
+    await page.getByLabel('Merchant ID').fill(created.merchant_id);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    const list = page.getByRole('table', { name: 'Bulk payout batches' });
+    await list.getByRole('link', { name: batchId }).waitFor();
+    await shot('batches');
+    await list.getByRole('link', { name: batchId }).click();
+    await page.getByRole('heading', { name: `Batch ${batchId}` }).waitFor();
+    await expect(page.getByTestId('batch-summary').textContent()).resolves.toMatch(/3 items: 2 accepted, 1 refused/);
+    const items = page.getByRole('table', { name: 'Batch items' });
+    await expect(items.locator('tbody tr').count()).resolves.toBe(3);
+    const text = (await items.textContent()) ?? '';
+    const refused = verdicts.find((v) => v.resp_code !== 2000) as { resp_code: number };
+    expect(text).toMatch(new RegExp(`refused${refused.resp_code} `));
+    for (const id of accepted) expect(text).toContain(id);
+    await shot('batch');
+    await items.getByRole('link', { name: accepted[0] as string }).click();
+    await page.getByRole('heading', { name: 'Payout', exact: true }).waitFor();
+    await page
+      .getByText(accepted[0] as string)
+      .first()
+      .waitFor();
+  });
+
   it("exports a wallet statement as CSV whose closing balance is the wallet's balance", async () => {
     const m = await admin(t.url, 'GET', `/admin/v1/merchants/${created.merchant_id}`);
     const wallet = (m.body.wallets as { wallet_id: string }[])[0]?.wallet_id as string;
@@ -248,7 +303,21 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     await signOut();
   });
 
+  it('sets the beneficiary verification of a merchant (admin)', async () => {
+    await signIn('admin@example.test');
+    await go(`#/merchants/${other.merchant_id}`);
+    await page.getByLabel('Verification before payouts').selectOption('required');
+    await page.getByLabel('Minimum name match score (0–100)').fill('85');
+    await page.getByRole('button', { name: 'Save verification' }).click();
+    await page.getByText('Verification setting saved.').waitFor();
+    await expect(page.getByTestId('verification').textContent()).resolves.toMatch(/required \(name match ≥ 85\)/);
+    const m = await admin(t.url, 'GET', `/admin/v1/merchants/${other.merchant_id}`);
+    expect(m.body).toMatchObject({ beneficiary_verification: 'required', min_name_match_score: 85 });
+    await signOut();
+  });
+
   it('signs a merchant in with its keys and shows only its own data', async () => {
+    await context.clearCookies();
     await page.goto(`${t.url}/console`);
     await page.getByRole('button', { name: 'Merchant' }).click();
     await page.getByLabel('API key').fill(created.api_key);
@@ -272,5 +341,22 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     expect(peek).toBe(404);
     const adminPeek = await page.evaluate(async () => (await fetch('/admin/v1/payouts')).status);
     expect(adminPeek).toBe(401);
+
+    await go('#/batches');
+    await page.getByRole('table', { name: 'Your batches' }).getByRole('link', { name: batchId }).click();
+    await page.getByRole('heading', { name: `Batch ${batchId}` }).waitFor();
+    await expect(page.getByRole('table', { name: 'Batch items' }).locator('tbody tr').count()).resolves.toBe(3);
+    await shot('merchant-batch');
+
+    const client = await MerchantClient.connect(t.url, { ...created, webhook_secret: '', wallet_id: '' }, 'v2');
+    const collection = await initiateCollection(client, { amount: '99.00' });
+    await go('#/collections');
+    await page.getByRole('link', { name: collection.txnId }).click();
+    const qr = page.getByRole('img', { name: `UPI QR code for collection ${collection.txnId}` });
+    await qr.waitFor();
+    await eventually(() => qr.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth > 0));
+    const link = page.getByRole('link', { name: 'Open the payment page' });
+    expect(await link.getAttribute('href')).toMatch(/\/pay\//);
+    await shot('merchant-collection-qr');
   });
 });

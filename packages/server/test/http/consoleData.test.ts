@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleSession, createOperator } from '../support/consoleClient.ts';
 import { admin, http } from '../support/merchantClient.ts';
+import { initiateOk as initiateCollection, UNKNOWN_TXN_ID } from '../support/collectionFixtures.ts';
 import {
   fundedMerchant,
   initiateOk,
+  PLAIN_BENEFICIARY,
   payoutRequest,
+  senderId,
   SANDBOX,
   waitForStatus,
   type Funded,
@@ -258,6 +261,122 @@ describe.each(ENGINES)('console data routes on %s', (engine) => {
       expect((await s.request('GET', '/console/api/merchant/overview')).status).toBe(200);
       await admin(t.url, 'POST', `/admin/v1/merchants/${b.merchant.merchant_id}/credentials/rotate`);
       expect((await s.request('GET', '/console/api/merchant/overview')).status).toBe(401);
+    });
+  });
+
+  describe('batches, one collection and its QR', () => {
+    let c: Funded;
+    let batchId: string;
+    let txnId: string;
+    let mine: ConsoleSession;
+    beforeAll(async () => {
+      c = await fundedMerchant(t.url, 'v2', '100.00');
+      batchId = senderId('batch');
+      const item = (amount: string) => ({
+        sender_id: senderId('bk'),
+        wallet_id: c.merchant.wallet_id,
+        payment_mode: 'IMPS',
+        amount,
+        beneficiary: { ...PLAIN_BENEFICIARY },
+      });
+      const sent = await c.client.post('/payout/v1/bulk', { batch_id: batchId, items: [item('30.00'), item('90.00')] });
+      expect(sent.body.resp_code).toBe(2000);
+      // Settled first, so the merchant's and the operator's answers are read at rest.
+      const first = (sent.data?.items as { transaction_id: string }[])[0]?.transaction_id as string;
+      await waitForStatus(t.url, first, 'SUCCESS');
+      txnId = (await initiateCollection(c.client)).txnId;
+      mine = await ConsoleSession.merchant(t.url, c.merchant.api_key, c.merchant.secret_key);
+    });
+
+    it('GET /admin/v1/collections/{txnId} answers one collection, 404 for an unknown or malformed id', async () => {
+      const one = await admin(t.url, 'GET', `/admin/v1/collections/${txnId}`);
+      expect(one.status).toBe(200);
+      expect(one.body).toMatchObject({ txnId, merchant_id: c.merchant.merchant_id, status: 'INITIATED' });
+      expect(one.body.paymentUrl).toEqual(expect.stringContaining('/pay/'));
+      const listed = await admin(t.url, 'GET', `/admin/v1/collections?merchant_id=${c.merchant.merchant_id}`);
+      expect((listed.body.data as unknown[])[0]).toEqual(one.body);
+      for (const id of [UNKNOWN_TXN_ID, 'nonsense']) {
+        const missing = await admin(t.url, 'GET', `/admin/v1/collections/${id}`);
+        expect({ status: missing.status, code: (missing.body.error as { code: string }).code }).toEqual({
+          status: 404,
+          code: 'not_found',
+        });
+      }
+      const spec = await http(t.url, 'GET', '/openapi.json');
+      expect(Object.keys(spec.body.paths as object)).toContain('/admin/v1/collections/{txnId}');
+    });
+
+    it("lists the merchant's own batches and one batch with every item's verdict", async () => {
+      const list = await mine.request('GET', '/console/api/merchant/batches');
+      expect(list.status).toBe(200);
+      expect(list.body.data).toEqual([
+        expect.objectContaining({
+          batch_id: batchId,
+          item_count: 2,
+          accepted: 1,
+          refused: 1,
+          amount_accepted: '30.00',
+        }),
+      ]);
+      const one = await mine.request('GET', `/console/api/merchant/batches/${batchId}`);
+      expect(one.status).toBe(200);
+      const items = one.body.items as { index: number; resp_code: number; transaction_id?: string | null }[];
+      expect(items.map((i) => [i.index, i.resp_code])).toEqual([
+        [0, 2000],
+        [1, 4002],
+      ]);
+      expect(items[0]?.transaction_id).toMatch(/^PT/);
+      // The operator's route answers the same batch.
+      const op = await admin(t.url, 'GET', `/admin/v1/batches/${c.merchant.merchant_id}/${batchId}`);
+      expect(op.body.items).toEqual(one.body.items);
+    });
+
+    it("pages the merchant's batches with a cursor", async () => {
+      const second = senderId('batch');
+      const sent = await c.client.post('/payout/v1/bulk', {
+        batch_id: second,
+        items: [
+          {
+            sender_id: senderId('bk'),
+            wallet_id: c.merchant.wallet_id,
+            payment_mode: 'IMPS',
+            amount: '1.00',
+            beneficiary: { ...PLAIN_BENEFICIARY },
+          },
+        ],
+      });
+      expect(sent.body.resp_code).toBe(2000);
+      const all = await mine.request('GET', '/console/api/merchant/batches');
+      const ids = (all.body.data as { batch_id: string }[]).map((b) => b.batch_id);
+      expect(ids).toEqual([second, batchId]);
+      const first = await mine.request('GET', '/console/api/merchant/batches?limit=1');
+      expect(first.body).toMatchObject({ has_more: true, data: [expect.objectContaining({ batch_id: second })] });
+      const next = await mine.request(
+        'GET',
+        `/console/api/merchant/batches?limit=1&cursor=${first.body.next_cursor as string}`,
+      );
+      expect(next.body).toMatchObject({ has_more: false, data: [expect.objectContaining({ batch_id: batchId })] });
+      expect((await mine.request('GET', '/console/api/merchant/batches?cursor=bm9wZQ')).status).toBe(400);
+    });
+
+    it("answers 404 for another merchant's batch, collection and QR; the own QR is an SVG", async () => {
+      const qr = await fetch(`${t.url}/console/api/merchant/collections/${txnId}/qr`, {
+        headers: { cookie: mine.cookie },
+      });
+      expect(qr.status).toBe(200);
+      expect(qr.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+      expect(await qr.text()).toMatch(/^<svg/);
+      const own = await mine.request('GET', `/console/api/merchant/collections/${txnId}`);
+      expect(own.status).toBe(200);
+      expect(own.body).toMatchObject({ txnId, merchant_id: c.merchant.merchant_id });
+      const stranger = await ConsoleSession.merchant(t.url, a.merchant.api_key, a.merchant.secret_key);
+      expect((await stranger.request('GET', `/console/api/merchant/collections/${txnId}`)).status).toBe(404);
+      expect((await stranger.request('GET', `/console/api/merchant/batches/${batchId}`)).status).toBe(404);
+      expect((await stranger.request('GET', `/console/api/merchant/collections/${txnId}/qr`)).status).toBe(404);
+      const theirs = await stranger.request('GET', '/console/api/merchant/batches');
+      expect((theirs.body.data as { batch_id: string }[]).map((b) => b.batch_id)).not.toContain(batchId);
+      expect((await mine.request('GET', `/console/api/merchant/collections/${UNKNOWN_TXN_ID}/qr`)).status).toBe(404);
+      expect((await http(t.url, 'GET', '/console/api/merchant/batches')).status).toBe(401);
     });
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { THEME_CSS } from '../../src/http/pages/theme.ts';
 import { startTestServer, type TestServer } from '../support/testServer.ts';
 
 /** The console is served by the server itself: one page, its modules and Preact from node_modules. */
@@ -28,6 +29,21 @@ describe('console files', () => {
     const hooks = await (await fetch(`${t.url}/console/assets/vendor/hooks.js`)).text();
     expect(hooks).toContain('from"./preact.js"');
     expect(hooks).not.toMatch(/from\s*["']preact["']/);
+  });
+
+  it("links the payment page's stylesheet before its own, so both share one look", async () => {
+    const page = await (await fetch(`${t.url}/console`)).text();
+    const theme = page.indexOf('/console/assets/theme.css');
+    expect(theme).toBeGreaterThan(0);
+    expect(theme).toBeLessThan(page.indexOf('/console/assets/console.css'));
+    const res = await fetch(`${t.url}/console/assets/theme.css`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/css/);
+    expect(await res.text()).toBe(THEME_CSS);
+    // The console's own sheet defines no palette of its own: it uses the theme's variables.
+    const own = await (await fetch(`${t.url}/console/assets/console.css`)).text();
+    expect(own).toContain('var(--primary)');
+    expect(own).not.toMatch(/--(brand|ink|card|line):\s*#/);
   });
 
   it('answers gzip to a browser that accepts it', async () => {

@@ -6,7 +6,7 @@ import { AdminError } from '../AdminError.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
-const batchView = (b: PayoutBatch) => ({
+export const batchView = (b: PayoutBatch) => ({
   merchant_id: b.merchantId,
   batch_id: b.batchId,
   atomic: b.atomic,
@@ -21,10 +21,28 @@ const batchView = (b: PayoutBatch) => ({
   completed_at: b.completedAt?.toISOString() ?? null,
 });
 
-/** The sort key of a batch in the operator list (newest first), as its cursor carries it. */
-const keyOf = (b: PayoutBatch) => `${b.createdAt.toISOString()}|${b.merchantId}|${b.batchId}`;
+type BatchFound = NonNullable<Awaited<ReturnType<BulkPayoutService['get']>>>;
 
-function parseKey(key: string) {
+/** One batch with its summary by status and every item's verdict (the operator and the merchant console). */
+export const batchDetailView = (found: BatchFound) => ({
+  ...batchView(found.batch),
+  by_status: found.byStatus,
+  items: found.items.map((i) => ({
+    index: i.index,
+    sender_id: i.senderId,
+    resp_code: i.code,
+    resp_message: i.message,
+    transaction_id: i.payoutId,
+    status: i.status,
+    status_message: i.statusMessage,
+    utr_number: i.utr,
+  })),
+});
+
+/** The sort key of a batch in the list (newest first), as its cursor carries it. */
+export const batchKeyOf = (b: PayoutBatch) => `${b.createdAt.toISOString()}|${b.merchantId}|${b.batchId}`;
+
+export function parseBatchKey(key: string) {
   const [at, merchantId, batchId] = key.split('|');
   const createdAt = new Date(at ?? '');
   if (!merchantId || !batchId || Number.isNaN(createdAt.getTime())) return null;
@@ -54,13 +72,13 @@ export function adminBatchRoutes(app: FastifyInstance, deps: { bulkPayouts: Bulk
     async (request) => {
       const q = request.query as { merchant_id?: string; limit?: string; cursor?: string };
       const limit = pageLimit(q.limit);
-      const key = decodeCursor(q.cursor, (k) => parseKey(k) !== null);
+      const key = decodeCursor(q.cursor, (k) => parseBatchKey(k) !== null);
       const rows = await deps.bulkPayouts.page({
         merchantId: q.merchant_id || undefined,
         limit: limit + 1,
-        after: key ? (parseKey(key) ?? undefined) : undefined,
+        after: key ? (parseBatchKey(key) ?? undefined) : undefined,
       });
-      const page = pageOf(rows, limit, keyOf);
+      const page = pageOf(rows, limit, batchKeyOf);
       return { ...page, data: page.data.map(batchView) };
     },
   );
@@ -84,20 +102,7 @@ export function adminBatchRoutes(app: FastifyInstance, deps: { bulkPayouts: Bulk
       const { merchant_id, batch_id } = request.params as { merchant_id: string; batch_id: string };
       const found = await deps.bulkPayouts.get(merchant_id, batch_id);
       if (!found) throw AdminError.notFound('batch');
-      return {
-        ...batchView(found.batch),
-        by_status: found.byStatus,
-        items: found.items.map((i) => ({
-          index: i.index,
-          sender_id: i.senderId,
-          resp_code: i.code,
-          resp_message: i.message,
-          transaction_id: i.payoutId,
-          status: i.status,
-          status_message: i.statusMessage,
-          utr_number: i.utr,
-        })),
-      };
+      return batchDetailView(found);
     },
   );
 }

@@ -59,6 +59,25 @@ export function adminCollectionRoutes(app: FastifyInstance, deps: { collections:
   );
 
   app.get(
+    '/admin/v1/collections/:txnId',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'One collection by txnId (404 when there is none)',
+        params: { type: 'object', properties: { txnId: { type: 'string' } } },
+        response: adminErrorResponses,
+      },
+    },
+    async (request) => {
+      const { txnId } = request.params as { txnId: string };
+      const found = await deps.collections.find(txnId);
+      if (!found) throw AdminError.notFound('collection');
+      return adminCollectionView(found, deps.collections.wire(found));
+    },
+  );
+
+  app.get(
     '/admin/v1/collections/:txnId/timeline',
     {
       ...adminRouteOptions,

@@ -7,8 +7,10 @@ import {
   type PayoutStatus,
 } from '@payrail/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import QRCode from 'qrcode';
 import type { Merchant } from '../../domain/Merchant.ts';
 import type { AuditService } from '../../services/AuditService.ts';
+import type { BulkPayoutService } from '../../services/BulkPayoutService.ts';
 import type { CollectionService } from '../../services/CollectionService.ts';
 import { csrfTokenOf, type ConsoleSessionService } from '../../services/ConsoleSessionService.ts';
 import type { MerchantService } from '../../services/MerchantService.ts';
@@ -22,6 +24,7 @@ import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { checkCsrf, checkOrigin, recordAudit } from '../plugins/operatorAuth.ts';
 import type { SignInThrottle } from '../../services/SignInThrottle.ts';
 import { adminCollectionView } from './adminCollectionRoutes.ts';
+import { batchDetailView, batchKeyOf, batchView, parseBatchKey } from './adminBatchRoutes.ts';
 import { adminError, adminRouteOptions, walletIdParam } from './adminSchemas.ts';
 import { adminPayoutView } from './adminPayoutRoutes.ts';
 import { statsView } from './adminConsoleRoutes.ts';
@@ -37,6 +40,7 @@ interface Deps {
   merchants: MerchantService;
   payoutAdmin: PayoutAdminService;
   collections: CollectionService;
+  bulkPayouts: BulkPayoutService;
   statements: WalletStatementService;
   webhookAdmin: WebhookAdminService;
   stats: StatsService;
@@ -48,7 +52,7 @@ const errors = { 400: adminError, 401: adminError, 403: adminError, 404: adminEr
 const tags = ['merchant console'];
 const pageQuery = (extra: Record<string, unknown>) => ({
   type: 'object',
-  properties: { ...extra, limit: { type: 'string', pattern: '^[0-9]+$' }, cursor: { type: 'string', maxLength: 100 } },
+  properties: { limit: { type: 'string', pattern: '^[0-9]+$' }, cursor: { type: 'string', maxLength: 100 }, ...extra },
 });
 
 const merchantJson = (m: Merchant) => ({ merchant_id: m.id, name: m.name, status: m.status });
@@ -266,6 +270,92 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         });
         const page = pageOf(rows, limit, (c) => c.id);
         return { ...page, data: page.data.map((c) => adminCollectionView(c, deps.collections.wire(c))) };
+      },
+    );
+
+    scope.get(
+      '/console/api/merchant/collections/:txnId',
+      {
+        ...adminRouteOptions,
+        schema: {
+          tags,
+          summary: 'One of the merchant’s collections (404 for another merchant’s or none)',
+          params: { type: 'object', properties: { txnId: { type: 'string', maxLength: 40 } } },
+          response: errors,
+        },
+      },
+      async (request) => {
+        const { txnId } = request.params as { txnId: string };
+        const found = await deps.collections.find(txnId);
+        if (!found || found.merchantId !== merchantOf(request).id) throw AdminError.notFound('collection');
+        return adminCollectionView(found, deps.collections.wire(found));
+      },
+    );
+
+    scope.get(
+      '/console/api/merchant/collections/:txnId/qr',
+      {
+        ...adminRouteOptions,
+        schema: {
+          tags,
+          summary: 'QR code (SVG) of one of the merchant’s collections: its UPI intent link',
+          params: { type: 'object', properties: { txnId: { type: 'string', maxLength: 40 } } },
+          response: { 200: { description: 'image/svg+xml', type: 'string' }, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { txnId } = request.params as { txnId: string };
+        const url = isId('collection', txnId) ? await deps.collections.intentUrlOf(merchantOf(request), txnId) : null;
+        if (!url) throw AdminError.notFound('collection');
+        // Private: the image carries the payee and amount of one merchant's collection.
+        reply.header('cache-control', 'private, no-store').type('image/svg+xml');
+        return reply.send(await QRCode.toString(url, { type: 'svg', margin: 2 }));
+      },
+    );
+
+    scope.get(
+      '/console/api/merchant/batches',
+      {
+        ...adminRouteOptions,
+        schema: {
+          tags,
+          summary: "The merchant's bulk payout batches, newest first",
+          // The batch cursor carries time, merchant and batch id: longer than the other lists' cursors.
+          querystring: pageQuery({ cursor: { type: 'string', maxLength: 400 } }),
+          response: errors,
+        },
+      },
+      async (request) => {
+        const q = request.query as { limit?: string; cursor?: string };
+        const limit = pageLimit(q.limit);
+        const key = decodeCursor(q.cursor, (k) => parseBatchKey(k) !== null);
+        const rows = await deps.bulkPayouts.page({
+          merchantId: merchantOf(request).id,
+          limit: limit + 1,
+          after: key ? (parseBatchKey(key) ?? undefined) : undefined,
+        });
+        const page = pageOf(rows, limit, batchKeyOf);
+        return { ...page, data: page.data.map(batchView) };
+      },
+    );
+
+    scope.get(
+      '/console/api/merchant/batches/:batch_id',
+      {
+        ...adminRouteOptions,
+        schema: {
+          tags,
+          summary: 'One of the merchant’s batches with its summary by status and every item',
+          params: { type: 'object', properties: { batch_id: { type: 'string', maxLength: 100 } } },
+          response: errors,
+        },
+      },
+      async (request) => {
+        const { batch_id } = request.params as { batch_id: string };
+        // Looked up under the signed-in merchant only: another merchant's batch id is simply not there.
+        const found = await deps.bulkPayouts.get(merchantOf(request).id, batch_id);
+        if (!found) throw AdminError.notFound('batch');
+        return batchDetailView(found);
       },
     );
 

@@ -4,6 +4,7 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { THEME_CSS } from '../pages/theme.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -48,6 +49,8 @@ function vendorAssets(): Map<string, Asset> {
       js(join(hooksDir, 'hooks.module.js'), (t) => t.replace(/from\s*["']preact["']/g, 'from"./preact.js"')),
     ],
     ['vendor/htm.js', js(join(htmDir, 'htm.module.js'))],
+    // The payment page's stylesheet, so the console and the page share one look (console.css only adds layout).
+    ['theme.css', { body: Buffer.from(THEME_CSS), type: TYPES['.css'] as string }],
   ]);
 }
 
