@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initiateOk, party, simulate, status, walletBalance, type Party } from '../support/collectionFixtures.ts';
+import { CHROMIUM, launchBrowser } from '../support/browser.ts';
 import { startTestServer, type TestServer } from '../support/testServer.ts';
 
 /**
@@ -13,7 +13,6 @@ import { startTestServer, type TestServer } from '../support/testServer.ts';
  * browser), at a 360 × 740 phone viewport. Without chromium the file is skipped, except in CI (CI=1), where a
  * missing browser fails.
  */
-const CHROMIUM = process.env.PAYRAIL_CHROMIUM || '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../../../../test-artifacts/', import.meta.url));
 const hasChromium = existsSync(CHROMIUM);
 
@@ -30,7 +29,7 @@ describe.runIf(!hasChromium && process.env.CI)('payment page in a browser (CI)',
 describe.runIf(hasChromium)('payment page in chromium at 360 × 740', () => {
   let t: TestServer;
   let p: Party;
-  let userDataDir: string;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
   let context: BrowserContext;
   const consoleErrors: string[] = [];
 
@@ -38,28 +37,12 @@ describe.runIf(hasChromium)('payment page in chromium at 360 × 740', () => {
     t = await startTestServer('pglite');
     p = await party(t.url, 'v2', 'Chai Point');
     await mkdir(ARTIFACTS, { recursive: true });
-    userDataDir = await mkdtemp(join(tmpdir(), 'payrail-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-quic',
-        '--disable-sync',
-      ],
-      viewport: { width: 360, height: 740 },
-      timeout: 60_000,
-    });
+    browser = await launchBrowser({ width: 360, height: 740 });
+    context = browser.context;
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+    await browser?.close();
     await t?.close();
   });
 

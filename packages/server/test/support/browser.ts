@@ -15,8 +15,13 @@ export const BROWSER_TESTS = process.env.CI ? true : existsSync(CHROMIUM);
 /** Screenshots of the main views (gitignored): test-artifacts/console/ at the repository root. */
 export const ARTIFACTS = resolve(import.meta.dirname, '..', '..', '..', '..', 'test-artifacts', 'console');
 
-/** Headless Debian chromium with a fresh profile and no network of its own beyond what the page asks for. */
-export async function launchBrowser(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+/**
+ * Headless Debian chromium with a fresh profile and no network of its own beyond what the page asks for
+ * (default viewport: a desktop; the payment page's test asks for a 360-pixel phone).
+ */
+export async function launchBrowser(
+  viewport = { width: 1280, height: 860 },
+): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   await mkdir(ARTIFACTS, { recursive: true });
   const profile = await mkdtemp(join(tmpdir(), 'payrail-chromium-'));
@@ -24,7 +29,8 @@ export async function launchBrowser(): Promise<{ context: BrowserContext; close(
     executablePath: CHROMIUM,
     headless: true,
     acceptDownloads: true,
-    viewport: { width: 1280, height: 860 },
+    viewport,
+    timeout: 60_000,
     args: [
       '--headless',
       '--no-sandbox',
