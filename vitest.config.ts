@@ -9,6 +9,8 @@ export default defineConfig({
   ssr: { resolve: { conditions, externalConditions: ['@payrail/source'] } },
   test: {
     include: ['packages/*/test/**/*.test.ts'],
+    // Saves PGlite clusters once, so that each file's in-memory PGlite loads one instead of running initdb.
+    globalSetup: ['packages/server/test/globalSetup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Files share the machine's PostgreSQL and Redis; each file owns its own schema/prefix, so files may run in parallel.

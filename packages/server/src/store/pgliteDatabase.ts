@@ -29,14 +29,28 @@ async function initInChildProcess(dataDir: string): Promise<void> {
   await promisify(execFile)(process.execPath, ['-e', script, entry, dataDir], { maxBuffer: 16 * 1024 * 1024 });
 }
 
+export interface PgliteDatabase extends Database {
+  /** The whole cluster as a tarball (PGlite's dumpDataDir), loadable with `loadDataDir`. */
+  dump(): Promise<Blob>;
+}
+
+export interface PgliteOptions {
+  /** An in-memory database starts from this saved cluster (PGlite's dumpDataDir) instead of a new one. */
+  loadDataDir?: Blob;
+}
+
 /**
  * Embedded PostgreSQL (WASM) in a directory, or in memory when `dataDir` is undefined. PGlite is a single
  * connection that serialises transactions itself, which is what keeps the same SQL correct on it.
  */
-export async function createPgliteDatabase(dataDir: string | undefined): Promise<Database> {
+export async function createPgliteDatabase(
+  dataDir: string | undefined,
+  options: PgliteOptions = {},
+): Promise<PgliteDatabase> {
   if (dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'))) await initInChildProcess(dataDir);
   const db = await PGlite.create(dataDir ?? 'memory://', {
     parsers: { [INT8_OID]: (value: string) => BigInt(value) },
+    ...(dataDir === undefined && options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
   return {
     engine: 'pglite',
@@ -54,6 +68,7 @@ export async function createPgliteDatabase(dataDir: string | undefined): Promise
         };
         return fn(tx);
       }),
+    dump: () => db.dumpDataDir('none'),
     close: () => db.close(),
   };
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, BROWSER_TESTS, launchBrowser } from '../support/browser.ts';
 import { createOperator, TEST_PASSWORD } from '../support/consoleClient.ts';
@@ -16,6 +16,12 @@ import {
 } from '../support/payoutFixtures.ts';
 import { startTestServer, type TestServer } from '../support/testServer.ts';
 import { eventually, WebhookReceiver } from '../support/webhookReceiver.ts';
+
+/** Waits until the element shows the text: pages render what they load after their headings and messages. */
+async function expectText(locator: Locator, text: string | RegExp): Promise<void> {
+  const pattern = typeof text === 'string' ? new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : text;
+  await locator.filter({ hasText: pattern }).first().waitFor({ timeout: 10_000 });
+}
 
 /** The console in a real browser (Debian's chromium through playwright-core), against one real server. */
 describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, () => {
@@ -81,7 +87,7 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     await page.getByRole('heading', { name: 'Payrail console' }).waitFor();
     await shot('sign-in');
     await signIn('admin@example.test');
-    await expect(page.getByTestId('who').textContent()).resolves.toContain('admin');
+    await expectText(page.getByTestId('who'), /admin/);
     const cookies = await context.cookies(t.url);
     const session = cookies.find((c) => c.name === 'payrail_op');
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
@@ -154,7 +160,7 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     await page.getByText('approved', { exact: true }).first().waitFor();
     expect(await balanceOf(wallet)).toBe('5000.00');
     await go(`#/wallets/${wallet}`);
-    await expect(page.getByTestId('wallet-balance').textContent()).resolves.toBe('₹5000.00');
+    await expectText(page.getByTestId('wallet-balance'), '₹5000.00');
   });
 
   it('shows a payout sent through the API with its full timeline', async () => {
@@ -265,8 +271,10 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     await shot('batches');
     await list.getByRole('link', { name: batchId }).click();
     await page.getByRole('heading', { name: `Batch ${batchId}` }).waitFor();
-    await expect(page.getByTestId('batch-summary').textContent()).resolves.toMatch(/3 items: 2 accepted, 1 refused/);
+    await expectText(page.getByTestId('batch-summary'), /3 items: 2 accepted, 1 refused/);
     const items = page.getByRole('table', { name: 'Batch items' });
+    // The heading comes before the items (they load separately): wait for the rows, then count them.
+    await items.locator('tbody tr').nth(2).waitFor();
     await expect(items.locator('tbody tr').count()).resolves.toBe(3);
     const text = (await items.textContent()) ?? '';
     const refused = verdicts.find((v) => v.resp_code !== 2000) as { resp_code: number };
@@ -310,7 +318,7 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     await page.getByLabel('Minimum name match score (0–100)').fill('85');
     await page.getByRole('button', { name: 'Save verification' }).click();
     await page.getByText('Verification setting saved.').waitFor();
-    await expect(page.getByTestId('verification').textContent()).resolves.toMatch(/required \(name match ≥ 85\)/);
+    await expectText(page.getByTestId('verification'), /required \(name match ≥ 85\)/);
     const m = await admin(t.url, 'GET', `/admin/v1/merchants/${other.merchant_id}`);
     expect(m.body).toMatchObject({ beneficiary_verification: 'required', min_name_match_score: 85 });
     await signOut();
@@ -326,7 +334,7 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     await page.getByRole('heading', { name: 'Balance' }).waitFor();
     const m = await admin(t.url, 'GET', `/admin/v1/merchants/${created.merchant_id}`);
     const wallet = (m.body.wallets as { wallet_id: string; balance: string }[])[0];
-    await expect(page.getByTestId('merchant-balance').first().textContent()).resolves.toBe(`₹${wallet?.balance}`);
+    await expectText(page.getByTestId('merchant-balance'), `₹${wallet?.balance}`);
     await shot('merchant-balance');
     await go('#/payouts');
     await page.getByRole('table', { name: 'Your payouts' }).waitFor();
@@ -345,7 +353,9 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     await go('#/batches');
     await page.getByRole('table', { name: 'Your batches' }).getByRole('link', { name: batchId }).click();
     await page.getByRole('heading', { name: `Batch ${batchId}` }).waitFor();
-    await expect(page.getByRole('table', { name: 'Batch items' }).locator('tbody tr').count()).resolves.toBe(3);
+    const rows = page.getByRole('table', { name: 'Batch items' }).locator('tbody tr');
+    await rows.nth(2).waitFor();
+    await expect(rows.count()).resolves.toBe(3);
     await shot('merchant-batch');
 
     const client = await MerchantClient.connect(t.url, { ...created, webhook_secret: '', wallet_id: '' }, 'v2');

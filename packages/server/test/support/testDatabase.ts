@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../src/store/Database.ts';
 import { createPgDatabase } from '../../src/store/pgDatabase.ts';
-import { createPgliteDatabase } from '../../src/store/pgliteDatabase.ts';
+import { templatePglite } from './pgliteTemplates.ts';
 import { createTestSchema, type EngineName } from './testServer.ts';
 
 export interface TestDatabase {
@@ -29,7 +29,7 @@ export function testDatabases(engine: EngineName): TestDatabases {
   let pglite: Promise<Database> | undefined;
 
   async function freshPglite(): Promise<TestDatabase> {
-    pglite ??= createPgliteDatabase(undefined);
+    pglite ??= templatePglite('bare');
     const db = await pglite;
     const schema = `t_${randomBytes(6).toString('hex')}`;
     await db.exec(`CREATE SCHEMA ${schema}; SET search_path TO ${schema}`);

@@ -9,8 +9,7 @@ import { createLogger } from '../../src/logger.ts';
 import type { BankConnector } from '../../src/rails/BankConnector.ts';
 import { createServer, type PayrailServer } from '../../src/server.ts';
 import type { Database } from '../../src/store/Database.ts';
-import { migrate } from '../../src/store/migrate.ts';
-import { createPgliteDatabase } from '../../src/store/pgliteDatabase.ts';
+import { templatePglite } from './pgliteTemplates.ts';
 
 export type EngineName = 'pglite' | 'postgres';
 
@@ -98,8 +97,7 @@ export async function startTestServer(engine: EngineName, options: StartOptions 
     dropSchema = created.drop;
   }
   if (engine === 'pglite' && !db) {
-    db = await createPgliteDatabase(undefined);
-    await migrate(db);
+    db = await templatePglite('migrated');
     ownsDb = true;
   }
   const logger = options.logger ?? createLogger(config.logLevel);
