@@ -337,9 +337,10 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     await expectText(page.getByTestId('merchant-balance'), `₹${wallet?.balance}`);
     await shot('merchant-balance');
     await go('#/payouts');
-    await page.getByRole('table', { name: 'Your payouts' }).waitFor();
-    const text = (await page.getByRole('table').textContent()) ?? '';
-    expect(text).toContain('SUCCESS');
+    const payouts = page.getByRole('table', { name: 'Your payouts' });
+    // The table's header comes before its rows (loaded separately): wait for a settled payout's row.
+    await payouts.locator('tbody tr').filter({ hasText: 'SUCCESS' }).first().waitFor();
+    const text = (await payouts.textContent()) ?? '';
     const theirs = await admin(t.url, 'GET', `/admin/v1/payouts?merchant_id=${other.merchant_id}`);
     for (const p of theirs.body.data as { transaction_id: string }[]) expect(text).not.toContain(p.transaction_id);
     const peek = await page.evaluate(
