@@ -1,6 +1,5 @@
-import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { decryptJsonObject, TokenCodes, type Scheme } from '@payrail/protocol';
-import { compactVerify, errors as joseErrors, SignJWT } from 'jose';
 import { safeEqual } from '../domain/credentials.ts';
 import type { Merchant } from '../domain/Merchant.ts';
 import { RequestRejected } from '../domain/RequestRejected.ts';
@@ -11,6 +10,7 @@ import { MerchantRepository } from '../store/repositories/MerchantRepository.ts'
 import { SettingsRepository } from '../store/repositories/SettingsRepository.ts';
 import { SecretBox } from '../store/SecretBox.ts';
 import { counterName, FailureThrottle, type FailureLimit } from './FailureThrottle.ts';
+import { Hs256Jwt } from './Hs256Jwt.ts';
 import { V1KeyIndex } from './V1KeyIndex.ts';
 
 export interface Session {
@@ -70,8 +70,7 @@ export class TokenService {
   private constructor(
     private readonly db: Database,
     private readonly merchants: MerchantRepository,
-    /** Imported once: given raw bytes, jose would import the key again on every sign and verify. */
-    private readonly key: webcrypto.CryptoKey,
+    private readonly jwt: Hs256Jwt,
     private readonly ttlSeconds: number,
     private readonly throttle: FailureThrottle,
     private readonly limits: { perKey: number; perAddress: number },
@@ -85,13 +84,6 @@ export class TokenService {
     const secret =
       options.configuredSecret ??
       (await SettingsRepository.getOrCreateSecret(db, box, 'jwt_signing_key', randomBytes(32).toString('base64')));
-    const key = await webcrypto.subtle.importKey(
-      'raw',
-      new TextEncoder().encode(secret),
-      { name: 'HMAC', hash: 'SHA-256' },
-      false,
-      ['sign', 'verify'],
-    );
     const throttle = new FailureThrottle(
       options.counters,
       FAILURE_WINDOW_MS,
@@ -106,7 +98,7 @@ export class TokenService {
     return new TokenService(
       db,
       merchants,
-      key,
+      new Hs256Jwt(secret),
       options.ttlSeconds,
       throttle,
       { perKey: options.failuresPerKey, perAddress: options.failuresPerAddress },
@@ -172,7 +164,7 @@ export class TokenService {
 
   /** The session a bearer token opens, or null when it is invalid, expired, revoked or its merchant suspended. */
   async verify(token: string): Promise<Session | null> {
-    const claims = await this.verifiedClaims(token);
+    const claims = this.verifiedClaims(token);
     if (!claims) return null;
     const merchant = await this.merchants.findById(this.db, claims.sub);
     if (!merchant || merchant.status !== 'active' || merchant.credentialsVersion !== claims.cv) return null;
@@ -184,23 +176,14 @@ export class TokenService {
    * header exactly `{"alg":"HS256","typ":"JWT"}`, a good HS256 signature, `exp` required and passed by now,
    * `iat` required and `nbf` (if any) no more than 30 s ahead, our issuer, `sub`, `jti`, the scheme.
    */
-  private async verifiedClaims(
-    token: string,
-  ): Promise<{ sub: string; jti: string; scheme: Scheme; cv: unknown } | null> {
+  private verifiedClaims(token: string): { sub: string; jti: string; scheme: Scheme; cv: unknown } | null {
     if (typeof token !== 'string' || token.length > 4096) return null;
-    const parts = token.split('.');
-    if (parts.length !== 3) return null;
-    const header = parseSegment(parts[0] as string);
+    const signed = this.jwt.verify(token);
+    if (!signed) return null;
+    const header = parseJson(signed.header);
     if (!header || header.alg !== 'HS256' || header.typ !== 'JWT') return null;
     if (Object.keys(header).some((name) => !HEADER_FIELDS.has(name))) return null;
-    let payloadBytes: Uint8Array;
-    try {
-      ({ payload: payloadBytes } = await compactVerify(token, this.key, { algorithms: ['HS256'] }));
-    } catch (err) {
-      if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;
-      throw err;
-    }
-    const claims = parseJson(Buffer.from(payloadBytes).toString('utf8'));
+    const claims = parseJson(signed.payload);
     if (!claims) return null;
     const now = Math.floor(Date.now() / 1000);
     const { exp, iat, nbf, sub, jti, scheme, iss } = claims;
@@ -215,7 +198,7 @@ export class TokenService {
   }
 
   /** Decrypts a V1 payload with the merchant's keys; a token when it holds exactly that merchant's credentials. */
-  private async openV1(merchant: Merchant, payload: string): Promise<IssuedToken | null> {
+  private openV1(merchant: Merchant, payload: string): IssuedToken | null {
     let plain: Record<string, unknown>;
     try {
       plain = decryptJsonObject(payload, 'v1', merchant);
@@ -230,16 +213,18 @@ export class TokenService {
     return keyOk && secretOk ? this.sign(merchant, 'v1') : null;
   }
 
-  private async sign(merchant: Merchant, scheme: Scheme): Promise<IssuedToken | null> {
+  private sign(merchant: Merchant, scheme: Scheme): IssuedToken | null {
     if (merchant.status !== 'active') return null;
-    const token = await new SignJWT({ scheme, cv: merchant.credentialsVersion })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(merchant.id)
-      .setIssuer(ISSUER)
-      .setIssuedAt()
-      .setExpirationTime(`${this.ttlSeconds}s`)
-      .setJti(randomUUID())
-      .sign(this.key);
+    const iat = Math.floor(Date.now() / 1000);
+    const token = this.jwt.sign({
+      scheme,
+      cv: merchant.credentialsVersion,
+      sub: merchant.id,
+      iss: ISSUER,
+      iat,
+      exp: iat + this.ttlSeconds,
+      jti: randomUUID(),
+    });
     return { token, expiresIn: this.ttlSeconds, merchant };
   }
 
@@ -262,9 +247,4 @@ function parseJson(text: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
-}
-
-function parseSegment(segment: string): Record<string, unknown> | null {
-  if (!/^[A-Za-z0-9_-]+$/.test(segment)) return null;
-  return parseJson(Buffer.from(segment, 'base64url').toString('utf8'));
 }

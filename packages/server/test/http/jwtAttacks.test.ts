@@ -106,6 +106,20 @@ describe('JWT attack suite', () => {
     await expectRefused(jwt(HEADER, claims(), (input) => hmac('sha256', 'another-secret', input)));
   });
 
+  it('another spelling of a good signature is refused: unused trailing bits, padding, a fourth segment', async () => {
+    const good = jwt(HEADER, claims(), hs256);
+    const signature = good.slice(good.lastIndexOf('.') + 1);
+    const input = good.slice(0, good.lastIndexOf('.') + 1);
+    // 32 bytes are 43 characters whose last one carries 2 unused bits: flipping them decodes to the same bytes.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(signature.at(-1) as string);
+    const sameBytes = `${signature.slice(0, -1)}${alphabet[last ^ 1]}`;
+    expect(Buffer.from(sameBytes, 'base64url')).toEqual(Buffer.from(signature, 'base64url'));
+    await expectRefused(`${input}${sameBytes}`);
+    await expectRefused(`${input}${signature}=`);
+    await expectRefused(`${good}.`);
+  });
+
   it('a changed claim is refused', async () => {
     const good = jwt(HEADER, claims(), hs256);
     const [h, , s] = good.split('.');
