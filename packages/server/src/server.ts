@@ -162,6 +162,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     failuresPerKey: config.tokenFailuresPerKey,
     failuresPerAddress: config.tokenFailuresPerAddress,
     secrets: box,
+    merchantCacheMs: config.merchantCacheMs,
   });
   const merchants = new MerchantService(db, (merchant) => tokens.merchantChanged(merchant), merchantRepository);
   const callbackPolicy = new CallbackPolicy(config.webhookAllowPrivate, {

@@ -47,8 +47,11 @@ export interface RotatedWebhookSecret {
 export class MerchantService {
   constructor(
     private readonly db: Database,
-    /** Told of new credentials (creation, rotation), so the token service's V1 index needs no reload. */
-    private readonly onKeysChanged: (merchant: Merchant) => void = () => undefined,
+    /**
+     * Told of every change made here (creation, rotation, status, limits, settings), so that the token service's
+     * V1 index and merchant cache hold it at once on this instance.
+     */
+    private readonly onChanged: (merchant: Merchant) => void = () => undefined,
     /** Seals and opens secrets (the server passes the one built on its master key; default: plain). */
     private readonly repo = new MerchantRepository(),
   ) {}
@@ -66,7 +69,7 @@ export class MerchantService {
       const wallet = await WalletRepository.insert(tx, newId('wallet'), merchant.id);
       return { merchant, wallet };
     });
-    this.onKeysChanged(created.merchant);
+    this.onChanged(created.merchant);
     return created;
   }
 
@@ -78,14 +81,16 @@ export class MerchantService {
     return WalletRepository.listByMerchant(this.db, merchantId);
   }
 
-  update(id: string, patch: MerchantPatch): Promise<Merchant | null> {
-    return this.repo.update(this.db, id, patch);
+  async update(id: string, patch: MerchantPatch): Promise<Merchant | null> {
+    const merchant = await this.repo.update(this.db, id, patch);
+    if (merchant) this.onChanged(merchant);
+    return merchant;
   }
 
   async rotateCredentials(id: string): Promise<Merchant | null> {
     const { apiKey, secretKey } = generateCredentials();
     const merchant = await this.repo.rotateCredentials(this.db, id, apiKey, secretKey);
-    if (merchant) this.onKeysChanged(merchant);
+    if (merchant) this.onChanged(merchant);
     return merchant;
   }
 
@@ -101,6 +106,7 @@ export class MerchantService {
       WEBHOOK_SECRET_OVERLAP_MS,
     );
     if (!merchant) return null;
+    this.onChanged(merchant);
     return {
       merchantId: merchant.id,
       webhookSecret: merchant.webhookSecret,

@@ -11,6 +11,7 @@ import { SettingsRepository } from '../store/repositories/SettingsRepository.ts'
 import { SecretBox } from '../store/SecretBox.ts';
 import { counterName, FailureThrottle, type FailureLimit } from './FailureThrottle.ts';
 import { Hs256Jwt } from './Hs256Jwt.ts';
+import { MerchantCache } from './MerchantCache.ts';
 import { V1KeyIndex } from './V1KeyIndex.ts';
 
 export interface Session {
@@ -39,6 +40,8 @@ export interface TokenServiceOptions {
   keyIndexScansPerSecond?: number;
   /** Seals and opens secrets at rest (PAYRAIL_MASTER_KEY); default: plain. */
   secrets?: SecretBox;
+  /** How long the token check uses a merchant read from the database (PAYRAIL_MERCHANT_CACHE_MS); default 1000. */
+  merchantCacheMs?: number;
 }
 
 const ISSUER = 'payrail';
@@ -76,6 +79,7 @@ export class TokenService {
     private readonly limits: { perKey: number; perAddress: number },
     /** Finds the merchant of a V1 payload sent without X-Api-Key. */
     readonly v1Index: V1KeyIndex,
+    private readonly cache: MerchantCache,
   ) {}
 
   static async create(db: Database, options: TokenServiceOptions): Promise<TokenService> {
@@ -103,12 +107,18 @@ export class TokenService {
       throttle,
       { perKey: options.failuresPerKey, perAddress: options.failuresPerAddress },
       index,
+      new MerchantCache({ ttlMs: options.merchantCacheMs ?? 1000 }),
     );
   }
 
-  /** Keeps the V1 index current with a change made through this instance (creation, rotation). */
+  /**
+   * A merchant changed through this instance (creation, rotation, suspension, settings): the V1 index takes the
+   * new keys and the token check reads the row again, so the change holds here at once (elsewhere within the
+   * merchant cache's bound).
+   */
   merchantChanged(merchant: Merchant): void {
     this.v1Index.put(merchant);
+    this.cache.forget(merchant.id);
   }
 
   /**
@@ -166,7 +176,7 @@ export class TokenService {
   async verify(token: string): Promise<Session | null> {
     const claims = this.verifiedClaims(token);
     if (!claims) return null;
-    const merchant = await this.merchants.findById(this.db, claims.sub);
+    const merchant = await this.cache.get(claims.sub, (id) => this.merchants.findById(this.db, id));
     if (!merchant || merchant.status !== 'active' || merchant.credentialsVersion !== claims.cv) return null;
     return { merchant, scheme: claims.scheme, tokenId: claims.jti };
   }
