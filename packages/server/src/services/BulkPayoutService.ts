@@ -17,6 +17,7 @@ import { RequestRejected } from '../domain/RequestRejected.ts';
 import type { Metrics } from '../observability/Metrics.ts';
 import type { Database, Queryable } from '../store/Database.ts';
 import { BatchRepository, type BatchCandidate, type RecordedVerdict } from '../store/repositories/BatchRepository.ts';
+import { MerchantRepository } from '../store/repositories/MerchantRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 import { batchStatusCounts, enqueueBatchCompleted } from './BatchCompletion.ts';
 import type { CallbackPolicy } from './CallbackPolicy.ts';
@@ -195,6 +196,12 @@ export class BulkPayoutService {
       candidates: (BatchCandidate & { index: number; bankRefusal: CodeDef | null })[];
     },
   ): Promise<RecordedVerdict[]> {
+    // The merchant as it is now (the token check's copy may be up to PAYRAIL_MERCHANT_CACHE_MS old): suspended or
+    // rotated since means 4001, and the allowances are today's.
+    const terms = await MerchantRepository.paymentTerms(tx, merchant.id);
+    if (!terms || terms.status !== 'active' || terms.credentialsVersion !== merchant.credentialsVersion) {
+      throw new RequestRejected(PayoutCodes.unauthorized);
+    }
     if (b.dryRun) {
       if (await BatchRepository.find(tx, merchant.id, batchId)) throw new DuplicateBatch();
     } else {
@@ -222,8 +229,8 @@ export class BulkPayoutService {
             istDay: first.istDay,
             istMonth: first.istMonth,
             at: b.at,
-            dailyLimit: merchant.dailyLimit,
-            monthlyLimit: merchant.monthlyLimit,
+            dailyLimit: terms.dailyLimit,
+            monthlyLimit: terms.monthlyLimit,
             firstStepDelayMs: this.payouts.firstStepDelayMs(),
           },
           b.candidates,

@@ -26,8 +26,13 @@ import type { BeneficiaryVerificationService } from './BeneficiaryVerificationSe
 import type { CallbackPolicy } from './CallbackPolicy.ts';
 import type { PayoutLifecycle } from './PayoutLifecycle.ts';
 
+const UNKNOWN_WALLET = withMessage(PayoutCodes.invalidWallet, 'Unknown wallet_id');
+
 /** The codes of the refusals the database makes while recording a payout, in the contract's order. */
 const REFUSAL_CODES: Record<OpenRefusal, CodeDef> = {
+  // Suspended or rotated since the token check read the merchant (its cache is bounded, the database is not).
+  merchant_changed: PayoutCodes.unauthorized,
+  foreign_wallet: UNKNOWN_WALLET,
   insufficient_balance: PayoutCodes.insufficientBalance,
   daily_limit: PayoutCodes.dailyLimitExceeded,
   monthly_limit: PayoutCodes.monthlyLimitExceeded,
@@ -82,16 +87,47 @@ export class PayoutService {
   ): Promise<CheckedRequest> {
     const senderId = checkSenderId(plain);
     const walletId = checkWalletIdShape(plain);
-    const wallet = await findWallet(walletId);
-    if (!wallet || wallet.merchantId !== merchant.id) {
-      throw new RequestRejected(withMessage(PayoutCodes.invalidWallet, 'Unknown wallet_id'));
-    }
+    await this.requireOwnWallet(merchant, walletId, findWallet);
+    return { senderId, walletId, fields: await this.checkFields(plain, checkCallback) };
+  }
+
+  /** The fields after wallet_id, in the contract's order: payment_mode, amount, beneficiary, remarks, callback_url. */
+  private async checkFields(
+    plain: Record<string, unknown>,
+    checkCallback: (url: string) => Promise<string | null> = (url) => this.callbackPolicy.check(url),
+  ): Promise<PayoutFields> {
     const fields = parsePayoutFields(plain, (ifsc) => this.banks.isKnownBranch(ifsc));
     if (fields.callbackUrl !== null) {
       const problem = await checkCallback(fields.callbackUrl);
       if (problem) throw new RequestRejected(withMessage(PayoutCodes.invalidField, `Invalid callback_url: ${problem}`));
     }
-    return { senderId, walletId, fields };
+    return fields;
+  }
+
+  /** 4008 unless the wallet exists and is the merchant's. */
+  private async requireOwnWallet(
+    merchant: Merchant,
+    walletId: string,
+    findWallet: WalletLookup = (id) => WalletRepository.findById(this.db, id),
+  ): Promise<void> {
+    const wallet = await findWallet(walletId);
+    if (!wallet || wallet.merchantId !== merchant.id) throw new RequestRejected(UNKNOWN_WALLET);
+  }
+
+  /**
+   * The checks before 4009 for one initiation, without a database read on the way to the write: the wallet's
+   * ownership is checked by the write itself (payout_open_checked). Only when a later field fails is the wallet
+   * looked up here, because 4008 comes before every field's code.
+   */
+  private async checkSingle(merchant: Merchant, plain: Record<string, unknown>): Promise<CheckedRequest> {
+    const senderId = checkSenderId(plain);
+    const walletId = checkWalletIdShape(plain);
+    try {
+      return { senderId, walletId, fields: await this.checkFields(plain) };
+    } catch (err) {
+      if (err instanceof RequestRejected) await this.requireOwnWallet(merchant, walletId);
+      throw err;
+    }
   }
 
   /**
@@ -161,10 +197,11 @@ export class PayoutService {
   }
 
   private async initiateChecked(merchant: Merchant, scheme: Scheme, plain: Record<string, unknown>) {
-    const request = await this.checkRequest(merchant, plain);
+    const request = await this.checkSingle(merchant, plain);
     const [bankRefusal] = await this.bankRefusals(merchant, [request]);
     if (bankRefusal) {
-      // 4009 comes before the bank rules; on the happy path the unique constraint finds duplicates instead.
+      // 4008 and 4009 come before the bank rules; on the happy path the write itself finds both instead.
+      await this.requireOwnWallet(merchant, request.walletId);
       await this.refuseDuplicate(merchant.id, request.senderId);
       throw new RequestRejected(bankRefusal);
     }
@@ -174,8 +211,7 @@ export class PayoutService {
     let payout: Payout | null;
     try {
       payout = await PayoutRepository.open(this.db, draft, {
-        dailyLimit: merchant.dailyLimit,
-        monthlyLimit: merchant.monthlyLimit,
+        credentialsVersion: merchant.credentialsVersion,
         firstStepDelayMs: this.firstStepDelayMs(),
       });
     } catch (err) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, createMerchant, MerchantClient } from '../support/merchantClient.ts';
+import { payoutRequest, setLimits } from '../support/payoutFixtures.ts';
 import { ENGINES, startTestServer, type TestServer } from '../support/testServer.ts';
 
 /** The bound this file proves (PAYRAIL_MERCHANT_CACHE_MS, the default). */
@@ -54,5 +55,25 @@ describe.each(ENGINES)('merchant cache bound across instances on %s', (engine) =
     const since = Date.now();
     expect((await onA.get(`/payout/v1/balance?wallet_id=${m.wallet_id}`)).body.resp_code).toBe(4001);
     expect(await refusedOnB(onB, m.wallet_id, since)).toBeLessThanOrEqual(BOUND_MS + MARGIN_MS);
+  });
+
+  it('money never waits for the bound: a payout on B right after a suspension, rotation or new limit on A', async () => {
+    const m = await createMerchant(a.url, 'Paying', '1000.00');
+    const onB = await MerchantClient.connect(b.url, m, 'v2');
+    const pay = (amount: string) =>
+      onB.post('/payout/v1/initiate', payoutRequest('nested', { wallet_id: m.wallet_id, amount }));
+    expect((await pay('10.00')).body.resp_code).toBe(2000); // B's token check now holds the merchant
+
+    await setLimits(a.url, m.merchant_id, { daily_limit: '15.00' });
+    expect((await pay('10.00')).body.resp_code).toBe(4010);
+    await setLimits(a.url, m.merchant_id, { daily_limit: null });
+
+    await admin(a.url, 'PATCH', `/admin/v1/merchants/${m.merchant_id}`, { status: 'suspended' });
+    expect((await pay('10.00')).body.resp_code).toBe(4001);
+    await admin(a.url, 'PATCH', `/admin/v1/merchants/${m.merchant_id}`, { status: 'active' });
+    await MerchantClient.connect(b.url, m, 'v2').then((fresh) => (onB.token = fresh.token));
+
+    await admin(a.url, 'POST', `/admin/v1/merchants/${m.merchant_id}/credentials/rotate`);
+    expect((await pay('10.00')).body.resp_code).toBe(4001);
   });
 });

@@ -109,6 +109,28 @@ export interface ResealProgress {
 export class MerchantRepository {
   constructor(private readonly box: SecretBox = SecretBox.plain()) {}
 
+  /**
+   * What a money movement must see as it is now, not as a cache holds it: status, credentials version and
+   * allowances (null when there is no such merchant).
+   */
+  static async paymentTerms(
+    q: Queryable,
+    id: string,
+  ): Promise<Pick<Merchant, 'status' | 'credentialsVersion' | 'dailyLimit' | 'monthlyLimit'> | null> {
+    const { rows } = await q.query<
+      Pick<MerchantRow, 'status' | 'credentials_version' | 'daily_limit' | 'monthly_limit'>
+    >('SELECT status, credentials_version, daily_limit, monthly_limit FROM merchants WHERE id = $1', [id]);
+    const r = rows[0];
+    return r
+      ? {
+          status: r.status,
+          credentialsVersion: Number(r.credentials_version),
+          dailyLimit: r.daily_limit,
+          monthlyLimit: r.monthly_limit,
+        }
+      : null;
+  }
+
   /** The collection callback URL of a merchant, without opening its secrets. */
   static async collectionCallbackUrl(q: Queryable, id: string): Promise<string | null> {
     const { rows } = await q.query<{ url: string | null }>(

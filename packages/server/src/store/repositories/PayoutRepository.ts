@@ -80,7 +80,14 @@ export interface TransitionFields {
   actor: string;
 }
 
-export type OpenRefusal = 'insufficient_balance' | 'daily_limit' | 'monthly_limit';
+export type OpenRefusal =
+  | 'insufficient_balance'
+  | 'daily_limit'
+  | 'monthly_limit'
+  /** The merchant is no longer active, or its credentials were rotated since the token was issued. */
+  | 'merchant_changed'
+  /** The wallet does not exist or is another merchant's. */
+  | 'foreign_wallet';
 
 /** The initiation write was refused by the database; nothing was recorded. */
 export class PayoutOpenRefused extends Error {
@@ -91,32 +98,36 @@ export class PayoutOpenRefused extends Error {
 }
 
 const OPEN_REFUSALS: Record<string, OpenRefusal> = {
+  PR001: 'merchant_changed',
+  PR008: 'foreign_wallet',
   PR002: 'insufficient_balance',
   PR010: 'daily_limit',
   PR011: 'monthly_limit',
 };
 
 export interface OpenTerms {
-  dailyLimit: bigint | null;
-  monthlyLimit: bigint | null;
+  /** The credentials version of the caller's token: the merchant must still have it (and be active). */
+  credentialsVersion: number;
   /** Delay of the first background step; null when the rail does not move a new payout by itself. */
   firstStepDelayMs: number | null;
 }
 
 export const PayoutRepository = {
   /**
-   * Records a new payout with its debit, allowances and first step in one statement (function `payout_open`,
-   * migration 004). Null when the merchant already used the sender_id; PayoutOpenRefused when the balance or
-   * an allowance does not cover it.
+   * Records a new payout with its debit, allowances and first step in one statement, the only round trip of an
+   * initiation (function `payout_open_checked`, migration 013, over `payout_open` of 004): it also checks that the
+   * merchant is active with the token's credentials version and owns the wallet, and reads the allowances from the
+   * merchant's row. Null when the merchant already used the sender_id; PayoutOpenRefused for every refusal.
    */
   async open(q: Queryable, p: Payout, terms: OpenTerms): Promise<Payout | null> {
     try {
       const { rows } = await q.query<PayoutRow>(
-        `SELECT * FROM payout_open($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-                                   $19, $20, $21)`,
+        `SELECT * FROM payout_open_checked($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+                                           $18, $19, $20)`,
         [
           p.id,
           p.merchantId,
+          terms.credentialsVersion,
           p.walletId,
           p.senderId,
           p.amount,
@@ -133,8 +144,6 @@ export const PayoutRepository = {
           p.istDay,
           p.istMonth,
           p.createdAt,
-          terms.dailyLimit,
-          terms.monthlyLimit,
           terms.firstStepDelayMs,
         ],
       );
