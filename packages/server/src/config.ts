@@ -57,6 +57,8 @@ export interface Config {
   allowSandboxDataInLive: boolean;
   /** Time limit of a webhook's DNS lookup, inside the delivery timeout (never more than it). */
   webhookDnsTimeoutMs: number;
+  /** PostgreSQL: named prepared statements (PAYRAIL_PG_PREPARED_STATEMENTS; off behind PgBouncer < 1.21). */
+  pgPreparedStatements: boolean;
   /** How long a merchant read for a token check is reused (PAYRAIL_MERCHANT_CACHE_MS; 0: read every time). */
   merchantCacheMs: number;
   /**
@@ -273,6 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowSandboxDataInLive: bool(env, 'PAYRAIL_ALLOW_SANDBOX_DATA_IN_LIVE', false),
     webhookDnsTimeoutMs: int(env, 'PAYRAIL_WEBHOOK_DNS_TIMEOUT_MS', 2000, 1),
     merchantCacheMs: int(env, 'PAYRAIL_MERCHANT_CACHE_MS', 1000),
+    pgPreparedStatements: bool(env, 'PAYRAIL_PG_PREPARED_STATEMENTS', true),
     trustProxy: parseTrustProxy(env.PAYRAIL_TRUST_PROXY),
     adminFailuresPerAddress: int(env, 'PAYRAIL_ADMIN_FAILURES_PER_ADDRESS', 20, 1),
     publicUrl: env.PAYRAIL_PUBLIC_URL ? parsePublicUrl('PAYRAIL_PUBLIC_URL', env.PAYRAIL_PUBLIC_URL) : undefined,

@@ -123,6 +123,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
       schema: options.schema,
       connectTimeoutMs: config.dbConnectTimeoutMs,
       statementTimeoutMs: config.dbStatementTimeoutMs,
+      preparedStatements: config.pgPreparedStatements,
     }));
   const ownsDb = options.db === undefined;
   // Before anything else touches it: a sandbox database must not start live unnoticed (docs/operations.md).

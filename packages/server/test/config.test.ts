@@ -85,3 +85,17 @@ describe('PAYRAIL_PUBLIC_URL', () => {
     expect(defaultPublicUrl(host, port)).toBe(expected);
   });
 });
+
+describe('performance settings (issue 13)', () => {
+  it('prepared statements are on unless PAYRAIL_PG_PREPARED_STATEMENTS turns them off', () => {
+    expect(loadConfig({}).pgPreparedStatements).toBe(true);
+    expect(loadConfig({ PAYRAIL_PG_PREPARED_STATEMENTS: 'false' }).pgPreparedStatements).toBe(false);
+    expect(() => loadConfig({ PAYRAIL_PG_PREPARED_STATEMENTS: 'off-ish' })).toThrow(/PAYRAIL_PG_PREPARED_STATEMENTS/);
+  });
+
+  it('the merchant cache bound is 1000 ms by default, 0 turns it off, anything else is refused', () => {
+    expect(loadConfig({}).merchantCacheMs).toBe(1000);
+    expect(loadConfig({ PAYRAIL_MERCHANT_CACHE_MS: '0' }).merchantCacheMs).toBe(0);
+    expect(() => loadConfig({ PAYRAIL_MERCHANT_CACHE_MS: '-5' })).toThrow(/PAYRAIL_MERCHANT_CACHE_MS/);
+  });
+});

@@ -13,6 +13,8 @@ export interface OpenDatabaseOptions {
   /** PostgreSQL: connection wait and statement time limits (pgDatabase.ts); ignored for PGlite. */
   connectTimeoutMs?: number;
   statementTimeoutMs?: number;
+  /** PostgreSQL: named prepared statements (pgDatabase.ts); ignored for PGlite. */
+  preparedStatements?: boolean;
 }
 
 /** Opens PostgreSQL when a URL is given, else embedded PGlite in `<dataDir>/pgdata`, and migrates it. */
@@ -23,6 +25,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       schema: options.schema,
       connectTimeoutMs: options.connectTimeoutMs,
       statementTimeoutMs: options.statementTimeoutMs,
+      preparedStatements: options.preparedStatements,
     });
     await migrate(db);
     return db;

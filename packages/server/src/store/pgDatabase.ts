@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Database, Queryable, QueryResult } from './Database.ts';
 import { DatabaseUnavailable } from '../domain/DatabaseUnavailable.ts';
@@ -17,12 +18,20 @@ export interface PgOptions {
    * (`exec`) are not bounded.
    */
   statementTimeoutMs?: number;
+  /**
+   * Parameterised queries as named prepared statements, parsed and planned once per connection (issue 13 measured
+   * a lookup at 53 µs prepared against 103 µs unnamed). Default true. Turn off behind a pooler that does not keep
+   * them across transactions: PgBouncer before 1.21 in transaction mode (docs/performance.md).
+   */
+  preparedStatements?: boolean;
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
 /** Extra time the client waits beyond statement_timeout, so that the server's own cancel normally comes first. */
 const CLIENT_GRACE_MS = 2_000;
+/** The most distinct statements prepared per connection. */
+const MAX_NAMED = 1_000;
 
 /** SQLSTATEs of an unreachable or unusable server: connection exceptions, shutdown, too many connections, timeout. */
 const UNAVAILABLE_STATE = /^(08|57P|53)|^57014$/;
@@ -73,6 +82,21 @@ export function createPgDatabase(options: PgOptions): Database {
   });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  const prepared = options.preparedStatements ?? true;
+  /**
+   * The statement's name: the same text always gets the same name, on every connection. Our SQL texts are fixed
+   * (values are always parameters); past MAX_NAMED texts anyway, new ones run unnamed rather than pile up on
+   * every connection of the server.
+   */
+  const names = new Map<string, string>();
+  const nameOf = (sql: string) => {
+    let name = names.get(sql);
+    if (name === undefined && names.size < MAX_NAMED) {
+      name = `p_${createHash('sha256').update(sql).digest('base64url').slice(0, 22)}`;
+      names.set(sql, name);
+    }
+    return name;
+  };
 
   const run = async <R>(
     client: pg.Pool | pg.PoolClient,
@@ -82,7 +106,8 @@ export function createPgDatabase(options: PgOptions): Database {
   ) => {
     try {
       // query_timeout per query (pg reads it from the config object; its typings do not list it).
-      const config = { text: sql, values: params as unknown[] | undefined, query_timeout: timeout };
+      const name = prepared && params !== undefined ? nameOf(sql) : undefined;
+      const config = { text: sql, values: params as unknown[] | undefined, query_timeout: timeout, name };
       const result = await client.query(config as pg.QueryConfig);
       return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 } satisfies QueryResult<R>;
     } catch (err) {
