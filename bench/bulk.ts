@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import { decryptJsonObject, encryptJson } from '@payrail/protocol';
-import { benchPayout, freePort, percentile, spawnTs, stopChild, waitHealthy } from './common.ts';
+import { startBenchServer } from './benchServer.ts';
+import { benchPayout, percentile } from './common.ts';
 
 /**
  * The bulk scenario (CONTRACT.md §10: a 1,000-item batch answered in under 2 s on PostgreSQL): against a running
@@ -124,43 +121,11 @@ export async function benchBulkAlone(
   engine: 'pglite' | 'postgres',
   o: Omit<BulkBenchOptions, 'url'> & { databaseUrl?: string; env: NodeJS.ProcessEnv },
 ): Promise<BulkBenchResult> {
-  const cleanups: (() => Promise<unknown>)[] = [];
+  const server = await startBenchServer(engine, o);
   try {
-    const storage: Record<string, string> = {};
-    if (engine === 'postgres') {
-      const schema = `bench_bulk_${randomBytes(4).toString('hex')}`;
-      const sql = async (text: string) => {
-        const c = new pg.Client({ connectionString: o.databaseUrl });
-        await c.connect();
-        await c.query(text).finally(() => c.end());
-      };
-      await sql(`CREATE SCHEMA ${schema}`);
-      cleanups.push(() => sql(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
-      const u = new URL(o.databaseUrl as string);
-      u.searchParams.set('options', `-c search_path=${schema}`);
-      storage.DATABASE_URL = u.toString();
-    } else {
-      const dir = await mkdtemp(join(tmpdir(), 'payrail-bench-bulk-'));
-      cleanups.push(() => rm(dir, { recursive: true, force: true }));
-      storage.PAYRAIL_DATA_DIR = dir;
-    }
-    const port = await freePort();
-    const server = spawnTs('packages/server/src/main.ts', [], {
-      ...o.env,
-      ...storage,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PAYRAIL_ADMIN_TOKEN: o.adminToken,
-      LOG_LEVEL: 'warn',
-      PAYRAIL_RATE_LIMIT_PER_MINUTE: '1000000000',
-      PAYRAIL_SANDBOX_STEP_MS: '3600000',
-    });
-    cleanups.unshift(() => stopChild(server));
-    const url = `http://127.0.0.1:${port}`;
-    await waitHealthy(`${url}/healthz`, server);
-    return await benchBulk({ ...o, url });
+    return await benchBulk({ ...o, url: server.url });
   } finally {
-    for (const cleanup of cleanups) await cleanup().catch(() => undefined);
+    await server.stop();
   }
 }
 

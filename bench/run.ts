@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { BareSeed } from './bareStatus.ts';
 import { benchBulk, benchBulkAlone, bulkRows, type BulkBenchResult } from './bulk.ts';
+import { benchDrain, drainRow } from './drain.ts';
 import {
   cpuMsOf,
   freePort,
@@ -64,6 +65,12 @@ const fmt = (r: LoadResult) =>
   (Array.isArray(r.detail?.rounds) && r.detail.rounds.length > 1
     ? ` (rounds: ${r.detail.rounds.join(', ')} req/s)`
     : '');
+
+/** BENCH_SERVER_ENV="PAYRAIL_X=1 PAYRAIL_Y=2": server settings to compare (e.g. prepared statements off). */
+function serverSettings(): Record<string, string> {
+  const pairs = (process.env.BENCH_SERVER_ENV ?? '').split(/\s+/).filter(Boolean);
+  return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+}
 
 /** Child processes get a clean environment: nothing of ours or of the caller's Payrail settings leaks in. */
 function baseEnv(): NodeJS.ProcessEnv {
@@ -199,6 +206,7 @@ async function benchEngine(engine: Engine, driver: IpcChild<{ plan: DriverPlan }
         PAYRAIL_TOKEN_TTL_SECONDS: '7200',
         // Payouts stay INITIATED: the worker's later steps would otherwise compete with the initiations measured.
         PAYRAIL_SANDBOX_STEP_MS: '3600000',
+        ...serverSettings(),
       },
       flags,
     );
@@ -556,6 +564,20 @@ async function main() {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
+  if (process.env.BENCH_ONLY === 'drain') {
+    const rows = [['engine', 'scenario', 'payouts/s', '', '', 'time', 'target', 'met', '']];
+    for (const engine of engines) {
+      const r = await benchDrain(engine, {
+        adminToken: ADMIN_TOKEN,
+        log: (m) => log(engine, m),
+        databaseUrl: process.env.BENCH_DATABASE_URL,
+        env: baseEnv(),
+      });
+      rows.push(drainRow(engine, r));
+    }
+    process.stdout.write(`\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
+    return;
+  }
   if (process.env.BENCH_ONLY === 'bulk') {
     const rows = [['engine', 'scenario', 'items/s', 'median ms', 'worst ms', 'ratio', 'target', 'met', '']];
     for (const engine of engines) {
