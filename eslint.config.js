@@ -33,7 +33,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  // Layers (README, "Layout rules"): each directory may import only from the layers below it.
+  // Layers (docs/authentication.md, "Layers"): each directory may import only from the layers below it.
   ...layer(
     'packages/server/src/domain/**',
     ['**/store/**', '**/http/**', '**/services/**', '**/jobs/**', '**/rails/**'],
@@ -66,7 +66,7 @@ function layer(files, paths, packages = []) {
           {
             patterns: [
               ...(paths.length
-                ? [{ group: paths, message: 'This layer must not import from that one (see README).' }]
+                ? [{ group: paths, message: 'This layer must not import from that one (see docs/authentication.md, "Layers").' }]
                 : []),
               ...(packages.length ? [{ group: packages, message: 'This layer must not use that package.' }] : []),
             ],

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Database, Queryable, QueryResult } from '../packages/server/src/store/Database.ts';
@@ -39,8 +40,17 @@ export async function openRaw(target: string, poolSize = 20): Promise<RawDb> {
         oid === INT8_OID ? (value: string) => BigInt(value) : pg.types.getTypeParser(oid, format ?? 'text'),
     };
     const pool = new pg.Pool({ connectionString: target, max: poolSize, types: types as pg.CustomTypesConfig });
+    // Named prepared statements, as the server runs them by default (store/pgDatabase.ts), so that a baseline
+    // gets what the server gets from PostgreSQL.
+    const names = new Map<string, string>();
+    const nameOf = (sql: string) => {
+      let name = names.get(sql);
+      if (name === undefined)
+        names.set(sql, (name = `b_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`));
+      return name;
+    };
     return {
-      query: (sql, params) => pool.query(sql, params),
+      query: (sql, params) => pool.query({ name: nameOf(sql), text: sql, values: params }),
       exec: async (sql) => {
         await pool.query(sql);
       },

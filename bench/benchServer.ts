@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort, spawnTs, stopChild, waitHealthy, type Child } from './common.ts';
+import { buildServer, freePort, spawnServer, stopChild, waitHealthy, type Child } from './common.ts';
 
 export interface BenchServer {
   url: string;
@@ -45,17 +45,21 @@ export async function startBenchServer(
       storage.PAYRAIL_DATA_DIR = dir;
     }
     const port = await freePort();
-    const child = spawnTs('packages/server/src/main.ts', [], {
-      ...o.env,
-      ...storage,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PAYRAIL_ADMIN_TOKEN: o.adminToken,
-      LOG_LEVEL: 'warn',
-      PAYRAIL_RATE_LIMIT_PER_MINUTE: '1000000000',
-      PAYRAIL_SANDBOX_STEP_MS: '3600000',
-      ...o.settings,
-    });
+    await buildServer();
+    const child = spawnServer(
+      {
+        ...o.env,
+        ...storage,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PAYRAIL_ADMIN_TOKEN: o.adminToken,
+        LOG_LEVEL: 'warn',
+        PAYRAIL_RATE_LIMIT_PER_MINUTE: '1000000000',
+        PAYRAIL_SANDBOX_STEP_MS: '3600000',
+        ...o.settings,
+      },
+      (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+    );
     cleanups.unshift(() => stopChild(child));
     const url = `http://127.0.0.1:${port}`;
     await waitHealthy(`${url}/healthz`, child);

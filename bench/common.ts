@@ -51,6 +51,39 @@ export function spawnTs(
   return { process: child, pid: child.pid as number, output, exited };
 }
 
+let built: Promise<void> | undefined;
+
+/**
+ * Builds the server as `npm start` does (scripts/build.mjs: protocol and server to dist/), once per benchmark run,
+ * so that the server measured is the compiled JavaScript operators run, not the TypeScript sources through tsx.
+ */
+export function buildServer(): Promise<void> {
+  built ??= new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ['scripts/build.mjs', '--no-types', 'protocol', 'server'], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build exited with ${code}`))));
+  });
+  return built;
+}
+
+/** The Payrail server as `npm start` runs it (compiled, plain node); call buildServer() first. */
+export function spawnServer(env: NodeJS.ProcessEnv, nodeFlags: string[] = []): Child {
+  const child = spawn(process.execPath, [...nodeFlags, 'packages/server/dist/main.js'], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
+  child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
+  return { process: child, pid: child.pid as number, output, exited };
+}
+
 /** Polls `url` until it answers 200. */
 export async function waitHealthy(url: string, child: Child, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

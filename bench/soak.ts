@@ -6,7 +6,18 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { decryptJsonObject } from '@payrail/protocol';
-import { freePort, IpcChild, rssOf, spawnTs, stopChild, summarize, waitHealthy, type RawRun } from './common.ts';
+import {
+  buildServer,
+  freePort,
+  IpcChild,
+  rssOf,
+  spawnServer,
+  spawnTs,
+  stopChild,
+  summarize,
+  waitHealthy,
+  type RawRun,
+} from './common.ts';
 import type { DriverMerchant, DriverPlan } from './driver.ts';
 
 /**
@@ -140,7 +151,8 @@ export async function runSoak(): Promise<void> {
     }
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const server = spawnTs('packages/server/src/main.ts', [], {
+    await buildServer();
+    const server = spawnServer({
       ...baseEnv(),
       ...storage,
       PORT: String(port),

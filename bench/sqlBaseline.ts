@@ -4,14 +4,12 @@ import { migrateRaw, openRaw, seedMerchants, type RawDb, type SeedMerchant } fro
 import { serveIpc, type RawRun } from './common.ts';
 
 /**
- * Baseline (a): exactly the SQL one payout initiation executes (PayoutService.initiate with the repositories it
- * calls, in order), sent straight through `pg` (or straight to PGlite) at the benchmark's concurrency, without
- * HTTP, JSON, encryption or validation. What the server adds on top of this is its own overhead.
- *
- *   1. SELECT merchant by id               (token verification: TokenService.verify)
- *   2. SELECT wallet by id                 (WalletRepository.findById)
- *   3. SELECT * FROM payout_open(…)        (PayoutRepository.open: payout, first step, ledger debit and both
- *      allowances in one statement, migration 004; the duplicate SELECT runs only when a bank rule refuses)
+ * Baseline (a): the minimal correct initiation, straight through `pg` (named prepared statements, as the server)
+ * or straight to PGlite, at the benchmark's concurrency, without HTTP, JSON, encryption or validation: the one
+ * statement a Payrail initiation sends, `payout_open_checked(…)` (migration 013: the merchant's status and
+ * credentials version, the wallet's owner, the allowances, then payout, first step, ledger debit and both
+ * allowances). What the server adds on top of this is its own overhead; the merchant cache means the server
+ * sends nothing else on the happy path.
  */
 
 export interface SqlBaselineConfig {
@@ -39,8 +37,8 @@ export interface SqlBaselineRequest {
 const SQL = {
   merchant: 'SELECT * FROM merchants WHERE id = $1',
   wallet: 'SELECT * FROM wallets WHERE id = $1',
-  open: `SELECT * FROM payout_open($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-                                     $19, $20, $21)`,
+  open: `SELECT * FROM payout_open_checked($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+                                           $17, $18, $19, $20)`,
 };
 
 /** The experiment of SqlBaselineRequest.variant 'single': the initiation's writes as one statement. */
@@ -82,14 +80,13 @@ async function initiateSingle(run: RawDb, merchantId: string, walletId: string, 
 }
 
 async function initiateOnce(run: RawDb, merchantId: string, walletId: string, senderId: string): Promise<void> {
-  await run.query(SQL.merchant, [merchantId]);
-  await run.query(SQL.wallet, [walletId]);
   const now = new Date();
   const day = new Date(now.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
   const id = `PT${ulid(now.getTime())}`;
-  await run.query(SQL.open, [
+  const { rows } = await run.query(SQL.open, [
     id,
     merchantId,
+    1,
     walletId,
     senderId,
     100n,
@@ -106,10 +103,9 @@ async function initiateOnce(run: RawDb, merchantId: string, walletId: string, se
     day,
     day.slice(0, 7),
     now,
-    null,
-    null,
     600_000,
   ]);
+  if (rows.length !== 1) throw new Error('initiation recorded nothing');
 }
 
 /**

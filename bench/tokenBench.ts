@@ -9,7 +9,7 @@ import { openDatabase } from '../packages/server/src/store/openDatabase.ts';
 import { MerchantRepository } from '../packages/server/src/store/repositories/MerchantRepository.ts';
 import { SecretBox } from '../packages/server/src/store/SecretBox.ts';
 import { WalletRepository } from '../packages/server/src/store/repositories/WalletRepository.ts';
-import { cpuMsOf, freePort, sleep, spawnTs, stopChild, waitHealthy } from './common.ts';
+import { buildServer, cpuMsOf, freePort, sleep, spawnServer, stopChild, waitHealthy } from './common.ts';
 
 /**
  * The V1 token lookup at scale (issue 9): server CPU time of one token request with BENCH_TOKEN_MERCHANTS
@@ -67,7 +67,8 @@ export async function benchTokens(log: (message: string) => void, env: NodeJS.Pr
     const keys = await seed(dataDir, env.PAYRAIL_MASTER_KEY);
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const server = spawnTs('packages/server/src/main.ts', [], {
+    await buildServer();
+    const server = spawnServer({
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',

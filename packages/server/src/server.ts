@@ -212,6 +212,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     {
       retryScheduleMs: config.webhookRetryScheduleMs,
       timeoutMs: config.webhookTimeoutMs,
+      publicUrl: () => publicUrl,
     },
     merchantRepository,
   );

@@ -17,9 +17,15 @@ import { postWebhook } from './postWebhook.ts';
 export interface DispatcherOptions {
   retryScheduleMs: number[];
   timeoutMs: number;
+  /** The deployment's external base URL (PAYRAIL_PUBLIC_URL), named in the User-Agent so receivers know the sender. */
+  publicUrl?: () => string;
 }
 
-const USER_AGENT = `Payrail-Webhook/${SERVER_VERSION}`;
+/** `Payrail-Webhook/<version>`, then the sending deployment as a comment: `Payrail-Webhook/0.1.0 (+https://host)`. */
+export function webhookUserAgent(publicUrl?: string): string {
+  const base = `Payrail-Webhook/${SERVER_VERSION}`;
+  return publicUrl ? `${base} (+${publicUrl.replace(/\/+$/, '')})` : base;
+}
 
 /**
  * Sends one claimed delivery per Standard Webhooks and records the attempt: 2xx within the timeout is
@@ -93,7 +99,7 @@ export class WebhookDispatcher {
       ...signWebhook(secrets, delivery.id, now, body),
       'x-signature': signBody(secrets, body),
       'content-type': 'application/json',
-      'user-agent': USER_AGENT,
+      'user-agent': webhookUserAgent(this.options.publicUrl?.()),
     };
     const answer = await postWebhook(url, headers, body, { addresses, signal });
     return answer.status;

@@ -30,6 +30,11 @@ export class Worker {
   private readonly deliveriesInFlight = new Set<Promise<void>>();
   private ticking = false;
   /**
+   * The last pass claimed as much as it had room for: more is probably due. Then a pass starts as soon as half the
+   * slots are free again, instead of after the poll interval, so that a backlog drains at the speed of the work.
+   */
+  private readonly backlog = { jobs: false, deliveries: false };
+  /**
    * Failed jobs whose "retry later" could not be written (the database was down): written again at each pass
    * until it works, so that the job runs again soon after the database returns instead of when its lease ends.
    */
@@ -66,6 +71,8 @@ export class Worker {
       await this.claimJobs();
       await this.claimDeliveries();
     } catch (err) {
+      // Back to the poll interval: never a tight loop against a database that fails.
+      this.backlog.jobs = this.backlog.deliveries = false;
       this.logger.error({ err }, 'worker pass failed');
     } finally {
       this.ticking = false;
@@ -75,10 +82,26 @@ export class Worker {
   private schedule(delayMs: number) {
     if (!this.running) return;
     this.timer = setTimeout(async () => {
+      this.timer = null;
       await this.tick();
-      this.schedule(this.options.pollMs);
+      if (this.timer === null) this.schedule(this.moreToClaim() ? 0 : this.options.pollMs);
     }, delayMs);
     this.timer.unref?.();
+  }
+
+  /** A kind whose last claim was full has at least half its slots free again. */
+  private moreToClaim(): boolean {
+    return (
+      (this.backlog.jobs && this.jobsInFlight.size + this.unreleased.size <= this.options.maxJobs / 2) ||
+      (this.backlog.deliveries && this.deliveriesInFlight.size <= this.options.maxDeliveries / 2)
+    );
+  }
+
+  /** Work finished while a backlog waits: claim more now rather than at the next poll. */
+  private kick() {
+    if (!this.running || this.ticking || this.timer === null || !this.moreToClaim()) return;
+    clearTimeout(this.timer);
+    this.schedule(0);
   }
 
   private async releaseFailed() {
@@ -92,6 +115,7 @@ export class Worker {
     const room = this.options.maxJobs - this.jobsInFlight.size - this.unreleased.size;
     if (room <= 0) return;
     const jobs = await JobRepository.claim(this.db, room, this.options.leaseMs ?? DEFAULT_LEASE_MS);
+    this.backlog.jobs = jobs.length === room;
     for (const job of jobs) this.track(this.jobsInFlight, this.runJob(job));
   }
 
@@ -100,6 +124,7 @@ export class Worker {
     if (room <= 0) return;
     const lease = this.options.webhookTimeoutMs + (this.options.leaseMs ?? DEFAULT_LEASE_MS);
     const deliveries = await WebhookRepository.claim(this.db, room, lease);
+    this.backlog.deliveries = deliveries.length === room;
     for (const d of deliveries) {
       this.track(
         this.deliveriesInFlight,
@@ -110,7 +135,10 @@ export class Worker {
 
   private track(set: Set<Promise<void>>, promise: Promise<void>) {
     set.add(promise);
-    void promise.finally(() => set.delete(promise));
+    void promise.finally(() => {
+      set.delete(promise);
+      this.kick();
+    });
   }
 
   private async runJob(job: Job): Promise<void> {

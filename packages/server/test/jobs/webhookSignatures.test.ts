@@ -41,7 +41,7 @@ describe.each(ENGINES)('webhook signatures and secret rotation on %s', (engine) 
 
   beforeAll(async () => {
     receiver = await new WebhookReceiver().start();
-    t = await startTestServer(engine);
+    t = await startTestServer(engine, { env: { PAYRAIL_PUBLIC_URL: 'https://pay.example.test' } });
   });
   afterAll(async () => {
     await t.close();
@@ -72,11 +72,11 @@ describe.each(ENGINES)('webhook signatures and secret rotation on %s', (engine) 
     });
   }
 
-  it('every delivery carries X-Signature over the exact compact body and User-Agent Payrail-Webhook/<version>', async () => {
+  it('every delivery carries X-Signature over the exact compact body and User-Agent Payrail-Webhook/<version> (+public URL)', async () => {
     const f = await fundedMerchant(t.url, 'v2', '1000.00');
     const secret = f.merchant.webhook_secret;
     for (const h of await deliveriesOfOnePayout(f)) {
-      expect(h.headers['user-agent']).toBe(`Payrail-Webhook/${VERSION}`);
+      expect(h.headers['user-agent']).toBe(`Payrail-Webhook/${VERSION} (+https://pay.example.test)`);
       expect(h.headers['x-signature']).toBe(`sha256=${hexHmac(secret, h.body)}`);
       expect(verifyBodySignature(secret, h.body, h.headers['x-signature'])).toBe(true);
       // Compact JSON: re-serialising the parsed body gives the same bytes, so a re-serialising receiver verifies.
