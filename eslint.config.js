@@ -66,7 +66,12 @@ function layer(files, paths, packages = []) {
           {
             patterns: [
               ...(paths.length
-                ? [{ group: paths, message: 'This layer must not import from that one (see docs/authentication.md, "Layers").' }]
+                ? [
+                    {
+                      group: paths,
+                      message: 'This layer must not import from that one (see docs/authentication.md, "Layers").',
+                    },
+                  ]
                 : []),
               ...(packages.length ? [{ group: packages, message: 'This layer must not use that package.' }] : []),
             ],

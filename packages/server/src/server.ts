@@ -52,6 +52,7 @@ import type { Job } from './store/repositories/JobRepository.ts';
 import { openDatabase } from './store/openDatabase.ts';
 import { ConfigError } from './config.ts';
 import { prepareSecretsAtRest } from './services/SecretsAtRest.ts';
+import { PgliteVacuum } from './store/PgliteVacuum.ts';
 import { MerchantRepository } from './store/repositories/MerchantRepository.ts';
 import { SecretBox, SecretUnreadable } from './store/SecretBox.ts';
 
@@ -256,6 +257,8 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     stats: new StatsService(db),
   });
 
+  // PGlite has no autovacuum (single-user PostgreSQL): the server vacuums the tables it churns itself.
+  const vacuum = new PgliteVacuum(db, (err) => options.logger.warn({ err }, 'PGlite vacuum pass failed'));
   let closed = false;
   return {
     app,
@@ -272,6 +275,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
       if (!config.publicUrl && bound && typeof bound === 'object')
         publicUrl = defaultPublicUrl(config.host, bound.port);
       if (!options.noWorker) worker.start();
+      vacuum.start();
       return address;
     },
     async close() {
@@ -280,6 +284,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
       // Stop taking requests and finish in-flight ones, then let the worker finish its current steps.
       await app.close();
       await worker.stop();
+      await vacuum.stop();
       redis?.disconnect();
       if (ownsDb) await db.close();
     },

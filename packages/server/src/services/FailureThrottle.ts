@@ -36,7 +36,8 @@ export class FailureThrottle {
   ) {}
 
   /**
-   * Runs `verify` (which answers null for a failure) unless a limit is reached. `verify` may name a further
+   * Runs `verify` (which answers null for a failure) unless a limit is reached. `limits` are checked in order,
+   * broadest first. `verify` may name a further
    * limit once it knows it (`guard`: e.g. the merchant a V1 payload turned out to be for); a guarded limit
    * that is reached refuses the attempt, but is not itself counted.
    */
@@ -44,13 +45,19 @@ export class FailureThrottle {
     limits: FailureLimit[],
     verify: (guard: (limit: FailureLimit) => Promise<void>) => Promise<T | null>,
   ): Promise<T | null> {
-    const counts = await Promise.all(limits.map((l) => this.counters.increment(l.counter, this.windowMs)));
-    const release = () => Promise.all(limits.map((l) => this.counters.decrement(l.counter)));
-    const over = counts.filter((c, i) => c.count > (limits[i] as FailureLimit).max);
-    if (over.length) {
-      // A refused attempt is not a failure: it must not push the address limit on behalf of one key.
-      await release();
-      throw this.refuse(retryAfter(Math.max(...over.map((c) => c.resetMs))));
+    // One limit after the other, broadest first (the client's address): an attempt refused by the address limit
+    // never creates the counter of the key it names, so a client over its limit cannot grow the store with new
+    // keys, and the number of key counters stays bounded by the address limits (CONTRACT.md §9).
+    const counted: FailureLimit[] = [];
+    const release = () => Promise.all(counted.map((l) => this.counters.decrement(l.counter)));
+    for (const limit of limits) {
+      const count = await this.counters.increment(limit.counter, this.windowMs);
+      counted.push(limit);
+      if (count.count > limit.max) {
+        // A refused attempt is not a failure: it must not push the address limit on behalf of one key.
+        await release();
+        throw this.refuse(retryAfter(count.resetMs));
+      }
     }
     const guard = async (limit: FailureLimit) => {
       const current = await this.counters.get(limit.counter);

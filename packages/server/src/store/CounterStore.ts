@@ -15,7 +15,10 @@ export interface CounterStore {
   get(key: string): Promise<Count>;
   /** Adds one and returns the new count; the count expires `windowMs` after its first increment. */
   increment(key: string, windowMs: number): Promise<Count>;
-  /** Takes one back (never below zero, never creating a count); returns the new count. */
+  /**
+   * Takes one back (never below zero, never creating a count); returns the new count. A count back at zero is
+   * removed: attempts that turned out right (or were refused) leave nothing behind.
+   */
   decrement(key: string): Promise<number>;
 }
 
@@ -57,6 +60,7 @@ export class MemoryCounterStore implements CounterStore {
     const entry = this.counts.get(key);
     if (!entry || entry.expiresAt <= Date.now()) return 0;
     entry.count = Math.max(0, entry.count - 1);
+    if (entry.count === 0) this.counts.delete(key);
     return entry.count;
   }
 
@@ -98,7 +102,8 @@ export class RedisCounterStore implements CounterStore {
   async decrement(key: string): Promise<number> {
     // Only an existing, positive count goes down, so that no key is left without its expiry.
     const result = await this.redis.eval(
-      "local n = tonumber(redis.call('GET', KEYS[1]) or '0') if n > 0 then return redis.call('DECR', KEYS[1]) end return 0",
+      "local n = tonumber(redis.call('GET', KEYS[1]) or '0') " +
+        "if n > 1 then return redis.call('DECR', KEYS[1]) end if n == 1 then redis.call('DEL', KEYS[1]) end return 0",
       1,
       this.prefix + key,
     );

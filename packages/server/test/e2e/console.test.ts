@@ -46,6 +46,9 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
       createOperator(t.url, 'fin-b@example.test', 'finance'),
     ]);
     other = await createMerchant(t.url, 'Someone Else', '500.00');
+    // A payout of the other merchant, so that "sees only its own data" has something to hide.
+    const otherClient = await MerchantClient.connect(t.url, other, 'v2');
+    await initiateOk(otherClient, payoutRequest('nested', { wallet_id: other.wallet_id, amount: '100.00' }));
     browser = await launchBrowser();
     context = browser.context;
     page = context.pages()[0] ?? (await context.newPage());
@@ -182,8 +185,14 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     await eventually(async () => {
       await page.getByRole('button', { name: 'Refresh' }).click();
       const text = (await timeline.textContent()) ?? '';
-      return text.includes('SUCCESS') && text.includes('HTTP 200');
+      return text.includes('SUCCESS') && (text.match(/HTTP 200/g) ?? []).length >= 2;
     });
+    // One timeline: the request, each status change with its actor, each webhook attempt with status and duration.
+    const text = (await timeline.textContent()) ?? '';
+    expect(text).toContain('Requested');
+    expect(text).toContain('PROCESSING');
+    expect(text).toMatch(/by [a-z]/);
+    expect(text).toMatch(/HTTP 200[^]*\d+ ms/);
     await shot('payout-timeline');
   });
 
@@ -342,6 +351,7 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     await payouts.locator('tbody tr').filter({ hasText: 'SUCCESS' }).first().waitFor();
     const text = (await payouts.textContent()) ?? '';
     const theirs = await admin(t.url, 'GET', `/admin/v1/payouts?merchant_id=${other.merchant_id}`);
+    expect((theirs.body.data as unknown[]).length).toBeGreaterThan(0);
     for (const p of theirs.body.data as { transaction_id: string }[]) expect(text).not.toContain(p.transaction_id);
     const peek = await page.evaluate(
       async (w) => (await fetch(`/console/api/merchant/wallets/${w}/statement`)).status,

@@ -337,6 +337,120 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
     });
   });
 
+  describe('merchant routes added with bulk, verification and the payment page', () => {
+    const BULK_FIELDS = ['batch_id', 'items', 'dry_run', 'atomic', 'callback_url'];
+    for (const scheme of ['v1', 'v2'] as const) {
+      it(`bulk payouts, ${scheme}: hostile batches (encrypted), hostile items in both shapes, garbage payloads`, async () => {
+        const party = scheme === 'v1' ? payV1 : payV2;
+        let n = 0;
+        const item = fc.oneof(
+          fc
+            .tuple(
+              fc.constantFrom('nested', 'flat') as fc.Arbitrary<'nested' | 'flat'>,
+              mutated(['amount', 'sender_id']),
+            )
+            .map(([shape, over]) =>
+              payoutRequest(shape, { wallet_id: party.merchant.wallet_id, sender_id: `fzb-${scheme}-${n++}` }, over),
+            ),
+          hostileValue,
+        );
+        const batch = fc.tuple(mutated(BULK_FIELDS), fc.array(item, { maxLength: 4 })).map(([over, items]) => {
+          const plain: Record<string, unknown> = { batch_id: `fzb-${scheme}-${n++}`, items, dry_run: true };
+          for (const [k, v] of Object.entries(over)) {
+            if (v === undefined) delete plain[k];
+            else plain[k] = v;
+          }
+          return { payload: party.client.encrypt(plain) };
+        });
+        const body = fc.oneof(
+          { weight: 6, arbitrary: batch },
+          { weight: 1, arbitrary: hostileValue.map((v) => ({ payload: party.client.encrypt(v) })) },
+          { weight: 1, arbitrary: hostileValue },
+        );
+        await run(
+          fc.asyncProperty(body, async (b) => {
+            await probe('payout', `bulk ${scheme} ${JSON.stringify(b).slice(0, 120)}`, () =>
+              post('/payout/v1/bulk', b, party.client.auth()),
+            );
+          }),
+        );
+      });
+
+      it(`beneficiary verify, ${scheme}: hostile fields (encrypted) and garbage payloads`, async () => {
+        const party = scheme === 'v1' ? payV1 : payV2;
+        const fields = ['beneficiary_name', 'beneficiary_acc_number', 'beneficiary_ifsc'];
+        const body = fc.oneof(
+          {
+            weight: 4,
+            arbitrary: mutated(fields).map((over) => {
+              const plain: Record<string, unknown> = {
+                beneficiary_name: 'Asha Rao',
+                beneficiary_acc_number: '100000000001',
+                beneficiary_ifsc: 'SBOX0000001',
+              };
+              for (const [k, v] of Object.entries(over)) {
+                if (v === undefined) delete plain[k];
+                else plain[k] = v;
+              }
+              return { payload: party.client.encrypt(plain) };
+            }),
+          },
+          { weight: 1, arbitrary: hostileValue },
+        );
+        await run(
+          fc.asyncProperty(body, async (b) => {
+            await probe('payout', `verify ${scheme} ${JSON.stringify(b).slice(0, 120)}`, () =>
+              post('/payout/v1/beneficiary/verify', b, party.client.auth()),
+            );
+          }),
+        );
+      });
+
+      it(`collection status (POST), ${scheme}: hostile identifiers (encrypted) and garbage payloads`, async () => {
+        const party = scheme === 'v1' ? colV1 : colV2;
+        const body = fc.oneof(
+          {
+            weight: 4,
+            arbitrary: fc
+              .record(
+                { txnId: fc.oneof(fc.constantFrom(...txnIds), hostileValue), senderId: hostileValue },
+                {
+                  requiredKeys: [],
+                },
+              )
+              .map((plain) => ({ payload: party.client.encrypt(plain) })),
+          },
+          { weight: 1, arbitrary: hostileValue },
+        );
+        await run(
+          fc.asyncProperty(body, fc.boolean(), async (b, withToken) => {
+            await probe('collection', `POST status ${scheme} ${JSON.stringify(b).slice(0, 120)}`, () =>
+              post('/collection/v1/status', b, withToken ? party.client.auth() : {}),
+            );
+          }),
+        );
+      });
+    }
+
+    it('bulk status and collection QR: hostile query strings, both schemes', async () => {
+      await run(
+        fc.asyncProperty(fc.constantFrom('v1', 'v2'), fc.constantFrom('bulk', 'qr'), async (scheme, what) => {
+          const path = what === 'bulk' ? '/payout/v1/bulk/status' : '/collection/v1/qr';
+          const keys = what === 'bulk' ? ['batch_id', 'cursor'] : ['txnId', 'format', 'size'];
+          const family: Family = what === 'bulk' ? 'payout' : 'collection';
+          const client =
+            what === 'bulk' ? (scheme === 'v1' ? payV1 : payV2).client : (scheme === 'v1' ? colV1 : colV2).client;
+          const [query] = fc.sample(hostileQuery(keys), 1) as [string];
+          const res = await probe(family, `GET ${path}${query}`, () =>
+            http(t.url, 'GET', `${path}${query}`, { headers: client.auth() }),
+          );
+          // The QR answers an image, not an envelope, when it is drawn.
+          if (what === 'qr' && res.status === 200) expect(String(res.headers.get('content-type'))).toMatch(/^image\//);
+        }),
+      );
+    });
+  });
+
   describe('counterexamples found by fuzzing (kept as plain tests)', () => {
     it('a webhook cursor beyond int8 is 400, not 500', async () => {
       for (const key of ['9223372036854775808', '9999999999999999999']) {
@@ -519,6 +633,37 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
             );
           },
         ),
+      );
+    });
+
+    it('read routes of the console API: hostile query strings and ids (lists, timelines, statements, stats)', async () => {
+      const paths = fc.constantFrom(
+        ['/admin/v1/merchants', ['q', 'status', 'limit', 'cursor']],
+        ['/admin/v1/batches', ['merchant_id', 'limit', 'cursor']],
+        ['/admin/v1/collections', ['merchant_id', 'status', 'limit', 'cursor']],
+        ['/admin/v1/audit', ['actor', 'action', 'limit', 'cursor']],
+        ['/admin/v1/stats', ['hours']],
+        ['/admin/v1/credit-requests', ['status', 'limit', 'cursor']],
+        ['/admin/v1/wallets/{w}/statement', ['from', 'to', 'format']],
+        ['/admin/v1/wallets/{w}', []],
+        ['/admin/v1/payouts/{p}', []],
+        ['/admin/v1/payouts/{p}/timeline', []],
+        ['/admin/v1/collections/{c}', []],
+        ['/admin/v1/collections/{c}/timeline', []],
+        ['/admin/v1/batches/{m}/{b}', ['cursor']],
+      ) as fc.Arbitrary<[string, string[]]>;
+      await run(
+        fc.asyncProperty(paths, fc.boolean(), hostileSegment, async ([template, keys], realIds, segment) => {
+          const id = (real: string) => (realIds ? real : segment);
+          const path = template
+            .replace('{w}', id(victim.wallet_id))
+            .replace('{p}', id(payoutIds[0] as string))
+            .replace('{c}', id(txnIds[0] as string))
+            .replace('{m}', id(victim.merchant_id))
+            .replace('{b}', segment);
+          const [query] = keys.length ? (fc.sample(hostileQuery(keys), 1) as [string]) : [''];
+          await probe('admin', `GET ${path}${query}`, () => call('GET', `${path}${query}`));
+        }),
       );
     });
 

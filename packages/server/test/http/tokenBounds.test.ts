@@ -142,4 +142,37 @@ describe('bounded token-throttle counters', () => {
       expect(keys.some((k) => k.includes(m.api_key))).toBe(false);
     }, 300_000);
   });
+
+  describe.runIf(process.env.TEST_REDIS_URL)('with Redis and the default address limit', () => {
+    const prefix = `payrail-cap-${randomBytes(4).toString('hex')}:`;
+    let t: TestServer;
+    let redis: Redis;
+    beforeAll(async () => {
+      t = await startTestServer('pglite', {
+        env: { REDIS_URL: process.env.TEST_REDIS_URL as string, PAYRAIL_REDIS_PREFIX: prefix },
+      });
+      redis = new Redis(process.env.TEST_REDIS_URL as string);
+    });
+    afterAll(async () => {
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+      await t.close();
+    });
+
+    it(`${REQUESTS} guesses with new API keys from one address leave at most the address limit + 1 keys`, async () => {
+      for (let i = 0; i < REQUESTS; i += 50) {
+        await Promise.all(
+          Array.from({ length: 50 }, () =>
+            http(t.url, 'POST', '/v1/auth/client-token', { body: { apiKey: big(128), secretKey: big(128) } }),
+          ),
+        );
+      }
+      // The address counter and one counter per key it was allowed to fail with (50 by default): an address over
+      // its limit creates no key counter (before, every request left one for 15 minutes).
+      const keys = await redis.keys(`${prefix}*`);
+      expect(keys.length).toBeLessThanOrEqual(51);
+      expect(keys.length).toBeGreaterThan(1);
+    }, 300_000);
+  });
 });

@@ -107,6 +107,9 @@ const AUDITED_FIELDS = [
   'monthly_limit',
   'collection_callback_url',
   'upi_vpa',
+  'upi_payee_name',
+  'beneficiary_verification',
+  'min_name_match_score',
   'merchant_id',
   'since',
 ];

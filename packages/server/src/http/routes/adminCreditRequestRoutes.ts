@@ -95,7 +95,12 @@ export function adminCreditRequestRoutes(app: FastifyInstance, deps: { creditApp
     },
     async (request) => {
       const { credit_request_id } = request.params as { credit_request_id: string };
-      return answer(await deps.creditApproval.approve(credit_request_id, request.actor!));
+      const outcome = await deps.creditApproval.approve(credit_request_id, request.actor!);
+      // The audit line names what was approved, not only the request's id.
+      if (outcome.ok) {
+        request.auditNote = `credited ${formatPaise(outcome.request.amount)} to ${outcome.request.walletId}, requested by ${outcome.request.requestedBy}`;
+      }
+      return answer(outcome);
     },
   );
 
