@@ -165,6 +165,20 @@ describe.each(ENGINES)('beneficiary verification on %s', (engine) => {
     // One new verification: the new account, once for its two items.
     expect(Number(after.rows[0]?.n) - Number(before.rows[0]?.n)).toBe(1);
 
+    // Past 30 days a verification is not reused: the next initiation asks the bank (sandbox) again.
+    await t.db.query(
+      `UPDATE beneficiary_verifications SET created_at = created_at - interval '31 days'
+        WHERE merchant_id = $1 AND account_number = '200000000006'`,
+      [m.merchant_id],
+    );
+    const fresh = await f.client.post('/payout/v1/initiate', payout('Asha Rao', '200000000006'));
+    expect(fresh.body.resp_code).toBe(2000);
+    const later = await t.db.query<{ n: bigint }>(
+      `SELECT count(*)::int8 AS n FROM beneficiary_verifications WHERE merchant_id = $1 AND account_number = '200000000006'`,
+      [m.merchant_id],
+    );
+    expect(Number(later.rows[0]?.n)).toBe(2);
+
     // A lower minimum lets the moderate match through; off turns the check off.
     await admin(t.url, 'PATCH', `/admin/v1/merchants/${m.merchant_id}`, { min_name_match_score: 0 });
     expect((await f.client.post('/payout/v1/initiate', payout('Priya Singh', '100000000005'))).body.resp_code).toBe(
