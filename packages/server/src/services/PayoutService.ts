@@ -1,3 +1,4 @@
+import { KeyedQueue } from './KeyedQueue.ts';
 import {
   formatPaise,
   isId,
@@ -48,6 +49,12 @@ export interface CheckedRequest {
 /** Finds a wallet by id; the bulk path answers from one query for the whole batch. */
 export type WalletLookup = (walletId: string) => Promise<Wallet | null>;
 
+/**
+ * Initiations of one merchant in flight to the database at once, per instance. Measured on one hot wallet: no limit
+ * 420/s (3.2 ms of PostgreSQL CPU each), 1 → 1,076/s, 2 → 1,525/s (0.45 ms each: one runs while the next waits).
+ */
+const PER_MERCHANT_IN_FLIGHT = 2;
+
 /** Merchant-side payouts: initiation with every check of CONTRACT.md §4 in order, status and balance. */
 export class PayoutService {
   constructor(
@@ -59,6 +66,8 @@ export class PayoutService {
     private readonly callbackPolicy: CallbackPolicy,
     private readonly metrics: Metrics,
     private readonly verification: BeneficiaryVerificationService,
+    /** One merchant's initiations reach the database this many at a time (KeyedQueue: a hot wallet's lock queue). */
+    private readonly perMerchant = new KeyedQueue(PER_MERCHANT_IN_FLIGHT),
   ) {}
 
   /**
@@ -210,10 +219,12 @@ export class PayoutService {
 
     let payout: Payout | null;
     try {
-      payout = await PayoutRepository.open(this.db, draft, {
-        credentialsVersion: merchant.credentialsVersion,
-        firstStepDelayMs: this.firstStepDelayMs(),
-      });
+      payout = await this.perMerchant.run(merchant.id, () =>
+        PayoutRepository.open(this.db, draft, {
+          credentialsVersion: merchant.credentialsVersion,
+          firstStepDelayMs: this.firstStepDelayMs(),
+        }),
+      );
     } catch (err) {
       if (err instanceof PayoutOpenRefused) throw new RequestRejected(REFUSAL_CODES[err.reason]);
       throw err;

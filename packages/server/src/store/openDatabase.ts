@@ -3,7 +3,8 @@ import type { Database } from './Database.ts';
 import { lockDataDir } from './dataDirLock.ts';
 import { migrate } from './migrate.ts';
 import { createPgDatabase } from './pgDatabase.ts';
-import { createPgliteDatabase } from './pgliteDatabase.ts';
+import { createPgliteDatabase, ensurePgliteCluster } from './pgliteDatabase.ts';
+import { createPgliteWorkerDatabase } from './pgliteWorkerDatabase.ts';
 
 export interface OpenDatabaseOptions {
   databaseUrl?: string;
@@ -15,6 +16,8 @@ export interface OpenDatabaseOptions {
   statementTimeoutMs?: number;
   /** PostgreSQL: named prepared statements (pgDatabase.ts); ignored for PGlite. */
   preparedStatements?: boolean;
+  /** PGlite: run the database in a worker thread of its own (default true; pgliteWorkerDatabase.ts). */
+  pgliteThread?: boolean;
 }
 
 /** Opens PostgreSQL when a URL is given, else embedded PGlite in `<dataDir>/pgdata`, and migrates it. */
@@ -33,7 +36,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const pgData = join(options.dataDir, 'pgdata');
   const lock = await lockDataDir(options.dataDir, pgData);
   try {
-    const db = await createPgliteDatabase(pgData);
+    const thread = options.pgliteThread ?? true;
+    await ensurePgliteCluster(pgData);
+    const db = thread ? await createPgliteWorkerDatabase(pgData) : await createPgliteDatabase(pgData);
     await migrate(db);
     return {
       ...db,

@@ -14,7 +14,7 @@ const INT8_OID = 20;
  * pages of an initiation (the rightmost index pages, the wallets) and saves about 110 MB of resident memory with no
  * measurable loss of throughput (docs/performance.md, "PGlite memory").
  */
-const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
 interface PgliteResults {
   rows: unknown[];
@@ -37,6 +37,11 @@ async function initInChildProcess(dataDir: string): Promise<void> {
   await promisify(execFile)(process.execPath, ['-e', script, entry, dataDir], { maxBuffer: 16 * 1024 * 1024 });
 }
 
+/** Creates the cluster in `dataDir` (in a short-lived child process) unless there is one. */
+export async function ensurePgliteCluster(dataDir: string): Promise<void> {
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) await initInChildProcess(dataDir);
+}
+
 export interface PgliteDatabase extends Database {
   /** The whole cluster as a tarball (PGlite's dumpDataDir), loadable with `loadDataDir`. */
   dump(): Promise<Blob>;
@@ -55,10 +60,10 @@ export async function createPgliteDatabase(
   dataDir: string | undefined,
   options: PgliteOptions = {},
 ): Promise<PgliteDatabase> {
-  if (dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'))) await initInChildProcess(dataDir);
+  if (dataDir !== undefined) await ensurePgliteCluster(dataDir);
   const db = await PGlite.create(dataDir ?? 'memory://', {
     parsers: { [INT8_OID]: (value: string) => BigInt(value) },
-    startParams: START_PARAMS,
+    startParams: PGLITE_START_PARAMS,
     ...(dataDir === undefined && options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
   return {
