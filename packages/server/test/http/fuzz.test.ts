@@ -338,7 +338,9 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
   });
 
   describe('merchant routes added with bulk, verification and the payment page', () => {
-    const BULK_FIELDS = ['batch_id', 'items', 'dry_run', 'atomic', 'callback_url'];
+    // No callback_url: a batch whose every item is refused completes at once, and its payout.batch.completed
+    // delivery, attempted in the background, would change the tables under a later probe.
+    const BULK_FIELDS = ['batch_id', 'items', 'dry_run', 'atomic'];
     for (const scheme of ['v1', 'v2'] as const) {
       it(`bulk payouts, ${scheme}: hostile batches (encrypted), hostile items in both shapes, garbage payloads`, async () => {
         const party = scheme === 'v1' ? payV1 : payV2;
@@ -369,7 +371,7 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
         );
         await run(
           fc.asyncProperty(body, async (b) => {
-            await probe('payout', `bulk ${scheme} ${JSON.stringify(b).slice(0, 120)}`, () =>
+            await probe('payout', `bulk ${scheme} ${String(JSON.stringify(b)).slice(0, 120)}`, () =>
               post('/payout/v1/bulk', b, party.client.auth()),
             );
           }),
@@ -399,7 +401,7 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
         );
         await run(
           fc.asyncProperty(body, async (b) => {
-            await probe('payout', `verify ${scheme} ${JSON.stringify(b).slice(0, 120)}`, () =>
+            await probe('payout', `verify ${scheme} ${String(JSON.stringify(b)).slice(0, 120)}`, () =>
               post('/payout/v1/beneficiary/verify', b, party.client.auth()),
             );
           }),
@@ -424,7 +426,7 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
         );
         await run(
           fc.asyncProperty(body, fc.boolean(), async (b, withToken) => {
-            await probe('collection', `POST status ${scheme} ${JSON.stringify(b).slice(0, 120)}`, () =>
+            await probe('collection', `POST status ${scheme} ${String(JSON.stringify(b)).slice(0, 120)}`, () =>
               post('/collection/v1/status', b, withToken ? party.client.auth() : {}),
             );
           }),
