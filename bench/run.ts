@@ -101,8 +101,8 @@ const appName = (label: string) => `payrail-bench-${label}`;
 
 /**
  * CPU time of the PostgreSQL backends serving one process of the benchmark (found by application_name in
- * pg_stat_activity, read from /proc: the database runs on this machine). A backend that ends during a run takes
- * its share with it, which the pools here (no idle timeout under load) avoid.
+ * pg_stat_activity, read from /proc: the database runs on this machine). Counted per backend, so that one which
+ * ends during a run (a pool's idle timeout) loses its share instead of making the sum negative.
  */
 class PgBackendCpu {
   private readonly client: pg.Client;
@@ -112,13 +112,15 @@ class PgBackendCpu {
   async start(): Promise<void> {
     await this.client.connect();
   }
-  async ms(label: string): Promise<number> {
+  /** CPU ms of each backend of that process, by pid (a backend that started since counts from zero). */
+  async ms(label: string): Promise<Map<number, number>> {
     const { rows } = await this.client.query<{ pid: number }>(
       'SELECT pid FROM pg_stat_activity WHERE application_name = $1',
       [appName(label)],
     );
-    return rows.reduce((sum, r) => sum + (cpuMsOf(r.pid) ?? 0), 0);
+    return new Map(rows.map((r) => [r.pid, cpuMsOf(r.pid) ?? 0]));
   }
+
   async stop(): Promise<void> {
     await this.client.end().catch(() => undefined);
   }
@@ -310,7 +312,10 @@ async function benchEngine(engine: Engine, driver: IpcChild<{ plan: DriverPlan }
     });
 
     /** Measures a server scenario (and, when given, its baseline in alternating rounds), with CPU per request. */
-    const pgCpu = async (label: string) => (pgBackends ? await pgBackends.ms(label) : 0);
+    const pgCpu = async (label: string) => (pgBackends ? await pgBackends.ms(label) : new Map<number, number>());
+    /** CPU of the backends alive at the end since the start; one that ended meanwhile takes its share with it. */
+    const spent = (before: Map<number, number>, after: Map<number, number>) =>
+      [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
     const measure = async (
       label: string,
       plan: (seconds: number) => DriverPlan,
@@ -328,13 +333,13 @@ async function benchEngine(engine: Engine, driver: IpcChild<{ plan: DriverPlan }
         const dbBefore = await pgCpu('srv');
         runs.push(await driver.request({ plan: plan(DURATION / rounds) }));
         cpu += (cpuMsOf(server.pid) ?? 0) - before;
-        dbCpu += (await pgCpu('srv')) - dbBefore;
+        dbCpu += spent(dbBefore, await pgCpu('srv'));
         if (baseline) {
           const baseBefore = cpuMsOf(baseline.pid) ?? 0;
           const baseDbBefore = await pgCpu(baseline.storage);
           baseRuns.push(await baseline.run(DURATION / rounds));
           baseCpu += (cpuMsOf(baseline.pid) ?? 0) - baseBefore;
-          baseDbCpu += (await pgCpu(baseline.storage)) - baseDbBefore;
+          baseDbCpu += spent(baseDbBefore, await pgCpu(baseline.storage));
         }
       }
       const result: Measured = { ...summarize(runs) };
