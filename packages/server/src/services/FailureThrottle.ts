@@ -37,9 +37,8 @@ export class FailureThrottle {
 
   /**
    * Runs `verify` (which answers null for a failure) unless a limit is reached. `limits` are checked in order,
-   * broadest first. `verify` may name a further
-   * limit once it knows it (`guard`: e.g. the merchant a V1 payload turned out to be for); a guarded limit
-   * that is reached refuses the attempt, but is not itself counted.
+   * broadest first. `verify` may name a further limit once it knows it (`guard`: e.g. the merchant a V1 payload
+   * turned out to be for); a guarded limit that is reached refuses the attempt, but is not itself counted.
    */
   async attempt<T>(
     limits: FailureLimit[],
