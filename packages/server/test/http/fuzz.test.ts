@@ -21,6 +21,9 @@ const fcOptions = { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED })
 
 type Family = 'payout' | 'collection' | 'token' | 'admin';
 
+/** Hostile values that have a JSON text to encrypt (fc.anything also yields `undefined`, which has none). */
+const encryptable = hostileValue.filter((v) => JSON.stringify(v) !== undefined);
+
 const PSP_SECRET = 'fuzz-psp-notify-secret-0123456789abcdef';
 
 const documented = (defs: Record<string, CodeDef>[]) =>
@@ -172,7 +175,7 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
         fc
           .record({ apiKey: hostileValue, secretKey: hostileValue }, { requiredKeys: [] })
           .map((p) => encryptJson(p, 'v1', keys)),
-        hostileValue.map((p) => encryptJson(p, 'v1', keys)),
+        encryptable.map((p) => encryptJson(p, 'v1', keys)),
         hostileValue,
       );
       const header = fc.oneof(
@@ -226,7 +229,7 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
                 return { payload: party.client.encrypt(plain) };
               }),
             },
-            { weight: 1, arbitrary: hostileValue.map((v) => ({ payload: party.client.encrypt(v) })) },
+            { weight: 1, arbitrary: encryptable.map((v) => ({ payload: party.client.encrypt(v) })) },
             { weight: 1, arbitrary: fc.record({ payload: hostileValue }, { requiredKeys: [] }) },
             { weight: 1, arbitrary: hostileValue },
           );
@@ -288,7 +291,7 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
               return { payload: party.client.encrypt(plain) };
             }),
           },
-          { weight: 1, arbitrary: hostileValue.map((v) => ({ payload: party.client.encrypt(v) })) },
+          { weight: 1, arbitrary: encryptable.map((v) => ({ payload: party.client.encrypt(v) })) },
           { weight: 1, arbitrary: fc.record({ payload: hostileValue }, { requiredKeys: [] }) },
           { weight: 1, arbitrary: hostileValue },
         );
@@ -366,7 +369,7 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
         });
         const body = fc.oneof(
           { weight: 6, arbitrary: batch },
-          { weight: 1, arbitrary: hostileValue.map((v) => ({ payload: party.client.encrypt(v) })) },
+          { weight: 1, arbitrary: encryptable.map((v) => ({ payload: party.client.encrypt(v) })) },
           { weight: 1, arbitrary: hostileValue },
         );
         await run(
@@ -694,7 +697,8 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
               await probe('admin', `replay ${id}`, () => call('POST', `/admin/v1/webhooks/deliveries/${id}/replay`));
             } else {
               const res = await probe('admin', `verify${query}`, () => call('GET', `/admin/v1/ledger/verify${query}`));
-              expect(res.body).toMatchObject({ ok: true });
+              // A query past Node's header limit is answered 431 before the route runs; any answer of the route says ok.
+              if (res.status !== 431) expect(res.body).toMatchObject({ ok: true });
             }
           },
         ),
