@@ -5,6 +5,44 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { buildServer, freePort, spawnServer, stopChild, waitHealthy, type Child } from './common.ts';
 
+/** The application_name of one process's PostgreSQL connections (bench/run.ts reads their backends' CPU by it). */
+export const appName = (label: string) => `payrail-bench-${label}`;
+
+async function adminSql(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A fresh place for one process's database: a schema of the PostgreSQL at `databaseUrl` (its URL, with that
+ * search_path and `appName(label)`), else a temporary directory for PGlite. `cleanups` gets what removes it.
+ */
+export async function freshStorage(
+  engine: 'pglite' | 'postgres',
+  label: string,
+  cleanups: (() => Promise<unknown>)[],
+  databaseUrl?: string,
+): Promise<string> {
+  if (engine === 'postgres') {
+    const root = databaseUrl as string;
+    const schema = `bench_${label}_${randomBytes(4).toString('hex')}`;
+    await adminSql(root, `CREATE SCHEMA ${schema}`);
+    cleanups.push(() => adminSql(root, `DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+    const u = new URL(root);
+    u.searchParams.set('options', `-c search_path=${schema}`);
+    u.searchParams.set('application_name', appName(label));
+    return u.toString();
+  }
+  const dir = await mkdtemp(join(tmpdir(), `payrail-bench-${label}-`));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 export interface BenchServer {
   url: string;
   child: Child;
@@ -25,25 +63,8 @@ export async function startBenchServer(
     for (const step of cleanups) await step().catch(() => undefined);
   };
   try {
-    const storage: Record<string, string> = {};
-    if (engine === 'postgres') {
-      const schema = `bench_${randomBytes(5).toString('hex')}`;
-      const sql = async (text: string) => {
-        const c = new pg.Client({ connectionString: o.databaseUrl });
-        await c.connect();
-        await c.query(text).finally(() => c.end());
-      };
-      await sql(`CREATE SCHEMA ${schema}`);
-      cleanups.push(() => sql(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
-      const u = new URL(o.databaseUrl as string);
-      u.searchParams.set('options', `-c search_path=${schema}`);
-      u.searchParams.set('application_name', 'payrail-server');
-      storage.DATABASE_URL = u.toString();
-    } else {
-      const dir = await mkdtemp(join(tmpdir(), 'payrail-bench-'));
-      cleanups.push(() => rm(dir, { recursive: true, force: true }));
-      storage.PAYRAIL_DATA_DIR = dir;
-    }
+    const place = await freshStorage(engine, 'srv', cleanups, o.databaseUrl);
+    const storage = engine === 'postgres' ? { DATABASE_URL: place } : { PAYRAIL_DATA_DIR: place };
     const port = await freePort();
     await buildServer();
     const child = spawnServer(

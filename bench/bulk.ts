@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { decryptJsonObject, encryptJson } from '@payrail/protocol';
+import { fundedBenchMerchant } from './benchMerchant.ts';
 import { startBenchServer } from './benchServer.ts';
 import { benchPayout, percentile } from './common.ts';
 
@@ -29,28 +30,10 @@ export interface BulkBenchResult {
 export const BULK_TARGET_MS = 2000;
 const ITEMS = 1000;
 
-async function admin(url: string, token: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(url + path, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as Record<string, string>;
-}
-
 export async function benchBulk(o: BulkBenchOptions): Promise<BulkBenchResult> {
-  const m = await admin(o.url, o.adminToken, 'POST', '/admin/v1/merchants', { name: 'Bench Bulk' });
-  await admin(o.url, o.adminToken, 'POST', `/admin/v1/wallets/${m.wallet_id}/credits`, { amount: '100000000.00' });
-  const keys = { apiKey: String(m.api_key), secretKey: String(m.secret_key) };
-  const tokenRes = await fetch(`${o.url}/v1/auth/client-token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(keys),
-  });
-  const { token } = decryptJsonObject(((await tokenRes.json()) as { data: string }).data, 'v2', keys) as {
-    token: string;
-  };
+  const m = await fundedBenchMerchant(o.url, o.adminToken, 'Bench Bulk', '100000000.00');
+  const { token } = m;
+  const keys = { apiKey: m.apiKey, secretKey: m.secretKey };
   // At most `connections` requests in flight (fetch keeps its connections alive): the same count as autocannon's.
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const post = async (path: string, body: string) => {
@@ -61,7 +44,7 @@ export async function benchBulk(o: BulkBenchOptions): Promise<BulkBenchResult> {
 
   const batchRound = async () => {
     const prefix = randomBytes(4).toString('hex');
-    const items = Array.from({ length: ITEMS }, (_, i) => benchPayout(String(m.wallet_id), `bk${prefix}-${i}`));
+    const items = Array.from({ length: ITEMS }, (_, i) => benchPayout(m.walletId, `bk${prefix}-${i}`));
     const body = JSON.stringify({ payload: encryptJson({ batch_id: `b${prefix}`, items }, 'v2', keys) });
     const started = performance.now();
     const answer = await post('/payout/v1/bulk', body);
@@ -77,7 +60,7 @@ export async function benchBulk(o: BulkBenchOptions): Promise<BulkBenchResult> {
   const singlesRound = async () => {
     const prefix = randomBytes(4).toString('hex');
     const bodies = Array.from({ length: ITEMS }, (_, i) =>
-      JSON.stringify({ payload: encryptJson(benchPayout(String(m.wallet_id), `sg${prefix}-${i}`), 'v2', keys) }),
+      JSON.stringify({ payload: encryptJson(benchPayout(m.walletId, `sg${prefix}-${i}`), 'v2', keys) }),
     );
     let next = 0;
     let failed = 0;

@@ -25,6 +25,22 @@ export interface Child {
   exited: Promise<number | string>;
 }
 
+/** A Node process from the repository root, its output kept for error messages. */
+function spawnNode(argv: string[], env: NodeJS.ProcessEnv, ipc = false): Child {
+  const child = spawn(process.execPath, argv, {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
+  child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
+  return { process: child, pid: child.pid as number, output, exited };
+}
+
 /** Runs a TypeScript entry point in a new Node process through tsx, from the repository root. */
 export function spawnTs(
   entry: string,
@@ -33,22 +49,7 @@ export function spawnTs(
   nodeFlags: string[] = [],
   ipc = false,
 ): Child {
-  const child = spawn(
-    process.execPath,
-    [...nodeFlags, '--conditions=@payrail/source', '--import', 'tsx', entry, ...args],
-    {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  const output: string[] = [];
-  child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
-  child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
-  const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
-  );
-  return { process: child, pid: child.pid as number, output, exited };
+  return spawnNode([...nodeFlags, '--conditions=@payrail/source', '--import', 'tsx', entry, ...args], env, ipc);
 }
 
 let built: Promise<void> | undefined;
@@ -70,18 +71,7 @@ export function buildServer(): Promise<void> {
 
 /** The Payrail server as `npm start` runs it (compiled, plain node); call buildServer() first. */
 export function spawnServer(env: NodeJS.ProcessEnv, nodeFlags: string[] = []): Child {
-  const child = spawn(process.execPath, [...nodeFlags, 'packages/server/dist/main.js'], {
-    cwd: REPO_ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
-  child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
-  const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
-  );
-  return { process: child, pid: child.pid as number, output, exited };
+  return spawnNode([...nodeFlags, 'packages/server/dist/main.js'], env);
 }
 
 /** Polls `url` until it answers 200. */

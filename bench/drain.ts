@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { decryptJsonObject, encryptJson } from '@payrail/protocol';
+import { encryptJson } from '@payrail/protocol';
+import { fundedBenchMerchant } from './benchMerchant.ts';
 import { startBenchServer } from './benchServer.ts';
 import { benchPayout, sleep } from './common.ts';
 
@@ -21,6 +22,7 @@ export interface DrainResult {
   deliveries: number;
 }
 
+/** A merchant API call: the answer's envelope whatever its code. */
 async function call(url: string, token: string, method: string, path: string, body?: unknown) {
   const res = await fetch(url + path, {
     method,
@@ -71,22 +73,12 @@ export async function benchDrain(
   try {
     const bodies: { token: string; body: { payload: string } }[] = [];
     for (let i = 0; i < MERCHANTS; i++) {
-      const m = await call(server.url, o.adminToken, 'POST', '/admin/v1/merchants', { name: `Drain ${i}` });
-      await call(server.url, o.adminToken, 'POST', `/admin/v1/wallets/${String(m.wallet_id)}/credits`, {
-        amount: '100000.00',
-      });
-      const keys = { apiKey: String(m.api_key), secretKey: String(m.secret_key) };
-      const tokenRes = await fetch(`${server.url}/v1/auth/client-token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(keys),
-      });
-      const { token } = decryptJsonObject(((await tokenRes.json()) as { data: string }).data, 'v2', keys) as {
-        token: string;
-      };
+      const m = await fundedBenchMerchant(server.url, o.adminToken, `Drain ${i}`, '100000.00');
+      const { token } = m;
+      const keys = { apiKey: m.apiKey, secretKey: m.secretKey };
       const prefix = randomBytes(4).toString('hex');
       for (let k = 0; k < DRAIN_PAYOUTS / MERCHANTS; k++) {
-        const payout = benchPayout(String(m.wallet_id), `dr${prefix}-${k}`, `${receiver.url}/drain`);
+        const payout = benchPayout(m.walletId, `dr${prefix}-${k}`, `${receiver.url}/drain`);
         // Merchant i's k-th payout at k × MERCHANTS + i: consecutive requests go to different wallets.
         bodies[k * MERCHANTS + i] = { token, body: { payload: encryptJson(payout, 'v2', keys) } };
       }

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { BareSeed } from './bareStatus.ts';
+import { adminCall, fundedBenchMerchant, type BenchMerchant } from './benchMerchant.ts';
+import { appName, freshStorage } from './benchServer.ts';
 import { benchBulk, benchBulkAlone, bulkRows, type BulkBenchResult } from './bulk.ts';
 import { benchDrain, drainRow, type DrainResult } from './drain.ts';
 import {
@@ -89,16 +91,6 @@ function baseEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** The schema's URL; `application_name` tells the PostgreSQL backends of each process apart (appName()). */
-function withSearchPath(url: string, schema: string, label: string): string {
-  const u = new URL(url);
-  u.searchParams.set('options', `-c search_path=${schema}`);
-  u.searchParams.set('application_name', appName(label));
-  return u.toString();
-}
-
-const appName = (label: string) => `payrail-bench-${label}`;
-
 /**
  * CPU time of the PostgreSQL backends serving one process of the benchmark (found by application_name in
  * pg_stat_activity, read from /proc: the database runs on this machine). Counted per backend, so that one which
@@ -126,45 +118,11 @@ class PgBackendCpu {
   }
 }
 
-async function adminSql(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+const call = (url: string, method: string, path: string, body?: unknown) =>
+  adminCall(url, ADMIN_TOKEN, method, path, body);
 
-async function call(url: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(url + path, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-interface BenchMerchant extends DriverMerchant {
-  merchantId: string;
-}
-
-async function createMerchant(url: string, name: string, credit: string): Promise<BenchMerchant> {
-  const m = await call(url, 'POST', '/admin/v1/merchants', { name });
-  await call(url, 'POST', `/admin/v1/wallets/${m.wallet_id}/credits`, { amount: credit });
-  const res = await fetch(`${url}/v1/auth/client-token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ apiKey: m.api_key, secretKey: m.secret_key }),
-  });
-  const tokenBody = (await res.json()) as { data: string };
-  const { decryptJsonObject } = await import('@payrail/protocol');
-  const keys = { apiKey: String(m.api_key), secretKey: String(m.secret_key) };
-  const { token } = decryptJsonObject(tokenBody.data, 'v2', keys) as { token: string };
-  return { merchantId: String(m.merchant_id), walletId: String(m.wallet_id), token, ...keys };
-}
+const createMerchant = (url: string, name: string, credit: string) =>
+  fundedBenchMerchant(url, ADMIN_TOKEN, name, credit);
 
 /** Samples a process's RSS every 200 ms; `peak(from, to)` is the largest sample in a time window. */
 function rssSampler(pid: number) {
@@ -206,29 +164,16 @@ interface EngineResults {
 
 const BULK_ROUNDS = Math.max(1, Number(process.env.BENCH_BULK_ROUNDS ?? 5));
 
-/** A fresh place for one process's database: a PostgreSQL schema (URL with its search_path) or a directory. */
-async function freshStorage(engine: Engine, label: string, cleanups: (() => Promise<void>)[]): Promise<string> {
-  if (engine === 'postgres') {
-    const root = process.env.BENCH_DATABASE_URL as string;
-    const schema = `bench_${label}_${randomBytes(4).toString('hex')}`;
-    await adminSql(root, `CREATE SCHEMA ${schema}`);
-    cleanups.push(() => adminSql(root, `DROP SCHEMA IF EXISTS ${schema} CASCADE`));
-    return withSearchPath(root, schema, label);
-  }
-  const dir = await mkdtemp(join(tmpdir(), `payrail-bench-${label}-`));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
-
 async function benchEngine(engine: Engine, driver: IpcChild<{ plan: DriverPlan }, RawRun>): Promise<EngineResults> {
   const cleanups: (() => Promise<void>)[] = [];
   const children: { stop(): Promise<void> }[] = [];
   const drive = async (plan: DriverPlan) => summarize([await driver.request({ plan })]);
   try {
     // The server, and the two baselines on their own copies of the schema, start side by side.
-    const serverStorage = await freshStorage(engine, 'srv', cleanups);
-    const sqlStorage = await freshStorage(engine, 'sql', cleanups);
-    const bareStorage = await freshStorage(engine, 'bare', cleanups);
+    const storage = (label: string) => freshStorage(engine, label, cleanups, process.env.BENCH_DATABASE_URL);
+    const serverStorage = await storage('srv');
+    const sqlStorage = await storage('sql');
+    const bareStorage = await storage('bare');
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     let pgBackends: PgBackendCpu | undefined;
@@ -617,6 +562,15 @@ function table(results: EngineResults[]): string {
   return [line(rows[0] as string[]), sep, ...rows.slice(1).map(line)].join('\n');
 }
 
+/** The drain scenario (bench/drain.ts) on a server of its own. */
+const drainOn = (engine: Engine) =>
+  benchDrain(engine, {
+    adminToken: ADMIN_TOKEN,
+    log: (m) => log(engine, m),
+    databaseUrl: process.env.BENCH_DATABASE_URL,
+    env: baseEnv(),
+  });
+
 async function main() {
   // `npm run bench -- soak` or BENCH_ONLY=soak: the long memory run instead of the throughput table.
   if (process.argv[2] === 'soak' || process.env.BENCH_ONLY === 'soak') {
@@ -642,12 +596,7 @@ async function main() {
   if (process.env.BENCH_ONLY === 'drain') {
     const rows = [['engine', 'scenario', 'payouts/s', '', '', 'time', 'target', 'met', '']];
     for (const engine of engines) {
-      const r = await benchDrain(engine, {
-        adminToken: ADMIN_TOKEN,
-        log: (m) => log(engine, m),
-        databaseUrl: process.env.BENCH_DATABASE_URL,
-        env: baseEnv(),
-      });
+      const r = await drainOn(engine);
       rows.push(drainRow(engine, r));
     }
     process.stdout.write(`\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
@@ -675,12 +624,7 @@ async function main() {
     for (const engine of engines) {
       const result = await benchEngine(engine, driver);
       if (process.env.BENCH_DRAIN !== '0') {
-        result.drain = await benchDrain(engine, {
-          adminToken: ADMIN_TOKEN,
-          log: (m) => log(engine, m),
-          databaseUrl: process.env.BENCH_DATABASE_URL,
-          env: baseEnv(),
-        });
+        result.drain = await drainOn(engine);
         log(
           engine,
           `drain: ${drainRow(engine, result.drain).slice(1, 2).join('')} in ${result.drain.seconds.toFixed(1)} s`,
