@@ -1,4 +1,3 @@
-import { KeyedQueue } from './KeyedQueue.ts';
 import {
   formatPaise,
   isId,
@@ -26,6 +25,7 @@ import type { BankDirectory } from './BankDirectory.ts';
 import type { BeneficiaryVerificationService } from './BeneficiaryVerificationService.ts';
 import type { CallbackPolicy } from './CallbackPolicy.ts';
 import type { PayoutLifecycle } from './PayoutLifecycle.ts';
+import { KeyedQueue } from './KeyedQueue.ts';
 
 const UNKNOWN_WALLET = withMessage(PayoutCodes.invalidWallet, 'Unknown wallet_id');
 

@@ -3,7 +3,7 @@ import type { Database } from './Database.ts';
 import { lockDataDir } from './dataDirLock.ts';
 import { migrate } from './migrate.ts';
 import { createPgDatabase } from './pgDatabase.ts';
-import { createPgliteDatabase, ensurePgliteCluster } from './pgliteDatabase.ts';
+import { ensurePgliteCluster } from './pgliteDatabase.ts';
 import { createPgliteWorkerDatabase } from './pgliteWorkerDatabase.ts';
 
 export interface OpenDatabaseOptions {
@@ -16,8 +16,6 @@ export interface OpenDatabaseOptions {
   statementTimeoutMs?: number;
   /** PostgreSQL: named prepared statements (pgDatabase.ts); ignored for PGlite. */
   preparedStatements?: boolean;
-  /** PGlite: run the database in a worker thread of its own (default true; pgliteWorkerDatabase.ts). */
-  pgliteThread?: boolean;
 }
 
 /** Opens PostgreSQL when a URL is given, else embedded PGlite in `<dataDir>/pgdata`, and migrates it. */
@@ -36,9 +34,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const pgData = join(options.dataDir, 'pgdata');
   const lock = await lockDataDir(options.dataDir, pgData);
   try {
-    const thread = options.pgliteThread ?? true;
+    // The server's database runs in a thread of its own (pgliteWorkerDatabase.ts); tests and `payrail migrate` open
+    // PGlite in process through createPgliteDatabase.
     await ensurePgliteCluster(pgData);
-    const db = thread ? await createPgliteWorkerDatabase(pgData) : await createPgliteDatabase(pgData);
+    const db = await createPgliteWorkerDatabase(pgData);
     await migrate(db);
     return {
       ...db,

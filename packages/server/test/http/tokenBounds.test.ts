@@ -32,6 +32,31 @@ const big = (n: number) =>
     .toString('base64')
     .slice(0, n);
 
+/**
+ * A test server of the file's own on PGlite with Redis under a fresh key prefix, and a Redis client to read that
+ * prefix; the prefix's keys are deleted afterwards. Use inside a describe block.
+ */
+function redisServer(name: string, env: Record<string, string>) {
+  const state = { prefix: `${name}-${randomBytes(4).toString('hex')}:` } as {
+    prefix: string;
+    t: TestServer;
+    redis: Redis;
+  };
+  beforeAll(async () => {
+    state.t = await startTestServer('pglite', {
+      env: { REDIS_URL: process.env.TEST_REDIS_URL as string, PAYRAIL_REDIS_PREFIX: state.prefix, ...env },
+    });
+    state.redis = new Redis(process.env.TEST_REDIS_URL as string);
+  });
+  afterAll(async () => {
+    const keys = await state.redis.keys(`${state.prefix}*`);
+    if (keys.length) await state.redis.del(...keys);
+    state.redis.disconnect();
+    await state.t.close();
+  });
+  return state;
+}
+
 /** 1,000 requests: V2 and V1, huge and maximal-but-allowed fields and headers, valid and invalid. */
 async function flood(url: string, m: TestMerchant) {
   for (let i = 0; i < REQUESTS; i += 20) {
@@ -110,67 +135,35 @@ describe('bounded token-throttle counters', () => {
   }, 300_000);
 
   describe.runIf(process.env.TEST_REDIS_URL)('with Redis', () => {
-    const prefix = `payrail-bound-${randomBytes(4).toString('hex')}:`;
-    let t: TestServer;
-    let redis: Redis;
-    beforeAll(async () => {
-      t = await startTestServer('pglite', {
-        env: {
-          REDIS_URL: process.env.TEST_REDIS_URL as string,
-          PAYRAIL_REDIS_PREFIX: prefix,
-          PAYRAIL_TOKEN_FAILURES_PER_ADDRESS: '100000',
-        },
-      });
-      redis = new Redis(process.env.TEST_REDIS_URL as string);
-    });
-    afterAll(async () => {
-      const keys = await redis.keys(`${prefix}*`);
-      if (keys.length) await redis.del(...keys);
-      redis.disconnect();
-      await t.close();
-    });
+    const r = redisServer('payrail-bound', { PAYRAIL_TOKEN_FAILURES_PER_ADDRESS: '100000' });
 
     it(`${REQUESTS} requests leave at most ${MAX_KEYS} keys of at most ${MAX_BYTES_PER_KEY} bytes each`, async () => {
-      const m = await createMerchant(t.url);
-      await flood(t.url, m);
-      const keys = await redis.keys(`${prefix}*`);
+      const m = await createMerchant(r.t.url);
+      await flood(r.t.url, m);
+      const keys = await r.redis.keys(`${r.prefix}*`);
       expect(keys.length).toBeLessThanOrEqual(MAX_KEYS);
-      const values = keys.length ? await redis.mget(...keys) : [];
+      const values = keys.length ? await r.redis.mget(...keys) : [];
       const bytes = keys.reduce((sum, k, i) => sum + k.length + String(values[i] ?? '').length, 0);
       expect(bytes).toBeLessThanOrEqual(keys.length * MAX_BYTES_PER_KEY);
-      for (const k of keys) expect(k.length).toBeLessThanOrEqual(prefix.length + 40);
+      for (const k of keys) expect(k.length).toBeLessThanOrEqual(r.prefix.length + 40);
       expect(keys.some((k) => k.includes(m.api_key))).toBe(false);
     }, 300_000);
   });
 
   describe.runIf(process.env.TEST_REDIS_URL)('with Redis and the default address limit', () => {
-    const prefix = `payrail-cap-${randomBytes(4).toString('hex')}:`;
-    let t: TestServer;
-    let redis: Redis;
-    beforeAll(async () => {
-      t = await startTestServer('pglite', {
-        env: { REDIS_URL: process.env.TEST_REDIS_URL as string, PAYRAIL_REDIS_PREFIX: prefix },
-      });
-      redis = new Redis(process.env.TEST_REDIS_URL as string);
-    });
-    afterAll(async () => {
-      const keys = await redis.keys(`${prefix}*`);
-      if (keys.length) await redis.del(...keys);
-      redis.disconnect();
-      await t.close();
-    });
+    const r = redisServer('payrail-cap', {});
 
     it(`${REQUESTS} guesses with new API keys from one address leave at most the address limit + 1 keys`, async () => {
       for (let i = 0; i < REQUESTS; i += 50) {
         await Promise.all(
           Array.from({ length: 50 }, () =>
-            http(t.url, 'POST', '/v1/auth/client-token', { body: { apiKey: big(128), secretKey: big(128) } }),
+            http(r.t.url, 'POST', '/v1/auth/client-token', { body: { apiKey: big(128), secretKey: big(128) } }),
           ),
         );
       }
       // The address counter and one counter per key it was allowed to fail with (50 by default): an address over
       // its limit creates no key counter (before, every request left one for 15 minutes).
-      const keys = await redis.keys(`${prefix}*`);
+      const keys = await r.redis.keys(`${r.prefix}*`);
       expect(keys.length).toBeLessThanOrEqual(51);
       expect(keys.length).toBeGreaterThan(1);
     }, 300_000);
