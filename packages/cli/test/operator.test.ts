@@ -46,6 +46,44 @@ describe('operator commands', () => {
     expect(human.stdout).toMatch(/Secret key:\s+\S{16}/);
   });
 
+  it('merchant update sets the default scheme and beneficiary verification', async () => {
+    const [upd, badScore, badScheme] = await Promise.all([
+      op(
+        'merchant',
+        'update',
+        merchantId,
+        '--default-scheme',
+        'v1',
+        '--beneficiary-verification',
+        'required',
+        '--min-name-match-score',
+        '70',
+        '--json',
+      ),
+      op('merchant', 'update', merchantId, '--min-name-match-score', '101'),
+      op('merchant', 'update', merchantId, '--default-scheme', 'v3'),
+    ]);
+    expect(upd.code).toBe(0);
+    expect(upd.json).toMatchObject({
+      default_scheme: 'v1',
+      beneficiary_verification: 'required',
+      min_name_match_score: 70,
+    });
+    expect([badScore.code, badScheme.code]).toEqual([2, 2]);
+    const back = await op(
+      'merchant',
+      'update',
+      merchantId,
+      '--default-scheme',
+      'v2',
+      '--beneficiary-verification',
+      'off',
+    );
+    expect(back.code).toBe(0);
+    expect(back.stdout).toMatch(/Default scheme:\s+v2/);
+    expect(back.stdout).toMatch(/Beneficiary verification:\s+off/);
+  });
+
   it('merchant show and update (limits, settings, status)', async () => {
     const [upd, ...usage] = await Promise.all([
       op('merchant', 'update', merchantId, '--daily-limit', '5000', '--monthly-limit', 'none', '--json'),
@@ -62,6 +100,7 @@ describe('operator commands', () => {
     ]);
     expect(show.code).toBe(0);
     expect(show.stdout).toMatch(/Daily limit:\s+5000\.00/);
+    expect(show.stdout).toMatch(/Default scheme:\s+v2/);
     expect(show.stdout).toContain(walletId);
     expect(suspended.json.status).toBe('suspended');
     // A suspended merchant gets no token.

@@ -6,6 +6,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * secret rotation the header carries one value per secret, newest first, separated by commas.
  */
 export const BODY_SIGNATURE_HEADER = 'x-signature';
+/**
+ * The same value under the header name the provider documents and many integrations read (`X-Paywize-Signature`):
+ * every delivery carries both.
+ */
+export const PROVIDER_SIGNATURE_HEADER = 'x-paywize-signature';
 
 const bytes = (body: string | Uint8Array): Buffer =>
   typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);

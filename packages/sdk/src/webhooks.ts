@@ -90,13 +90,14 @@ export async function verifyDelivery(
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
-  const xSignature = header(headers, 'x-signature');
+  // The provider's X-Paywize-Signature carries the same value (a relay may pass on only one of the two).
+  const xSignature = header(headers, 'x-signature') ?? header(headers, 'x-paywize-signature');
   // Standard Webhooks headers when present (they also date the delivery); else the plain body HMAC.
   const standard = Boolean(id && timestamp && signatures);
   if (!standard && !xSignature) {
     throw new WebhookVerificationError(
       'missing_headers',
-      'The delivery lacks webhook-id, webhook-timestamp and webhook-signature, and X-Signature',
+      'The delivery lacks webhook-id, webhook-timestamp and webhook-signature, and X-Signature (or X-Paywize-Signature)',
     );
   }
   if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {

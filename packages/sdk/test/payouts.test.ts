@@ -175,6 +175,21 @@ describe.each<Scheme>(['v2', 'v1'])('payouts with scheme %s', (scheme) => {
   });
 });
 
+describe("a baseUrl ending in /api (the provider's documented form)", () => {
+  it.each(['/api', '/api/'])('works with %s: token, payout to SUCCESS, balance', async (suffix) => {
+    const m = await createMerchant(t.url, `Under api ${suffix}`, '1000.00');
+    const payrail = clientFor(`${t.url}${suffix}`, m);
+    expect(payrail.baseUrl).toBe(`${t.url}/api`);
+    const payout = await payrail.payouts.initiate(payoutInput(m.wallet_id));
+    const done = await payrail.payouts.waitFor(
+      { senderId: payout.senderId },
+      { until: 'final', timeoutMs: 10_000, intervalMs: 20 },
+    );
+    expect(done.status).toBe('SUCCESS');
+    expect((await payrail.wallets.balance(m.wallet_id)).balance).toBe('900.00');
+  });
+});
+
 describe('payout errors, one class per family', () => {
   let m: TestMerchant;
   beforeAll(async () => {

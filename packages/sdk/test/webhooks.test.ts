@@ -90,7 +90,12 @@ describe('webhooks.verify', () => {
       clientFor(t.url, { ...m, webhook_secret: legacy.webhook_secret }).webhooks.verify(hook.body, hook.headers),
       'signature',
     );
-    const { 'webhook-signature': _dropped, 'x-signature': _alsoDropped, ...unsigned } = hook.headers;
+    const {
+      'webhook-signature': _dropped,
+      'x-signature': _alsoDropped,
+      'x-paywize-signature': _droppedToo,
+      ...unsigned
+    } = hook.headers;
     await rejection(payrail.webhooks.verify(hook.body, unsigned), 'missing_headers');
   });
 
@@ -108,6 +113,18 @@ describe('webhooks.verify', () => {
     // Another merchant's secret does not verify it.
     await rejection(
       clientFor(t.url, { ...m, webhook_secret: legacy.webhook_secret }).webhooks.verify(hook.body, xOnly),
+      'signature',
+    );
+  });
+
+  it("verifies by the provider's X-Paywize-Signature alone (the same value as X-Signature)", async () => {
+    const payrail = clientFor(t.url, m);
+    expect(hook.headers['x-paywize-signature']).toBe(hook.headers['x-signature']);
+    const paywizeOnly = { 'x-paywize-signature': hook.headers['x-paywize-signature'] };
+    const event = (await payrail.webhooks.verify(hook.body, paywizeOnly)) as PayoutEvent;
+    expect(event).toMatchObject({ type: 'payout.success', kind: 'payout' });
+    await rejection(
+      payrail.webhooks.verify(hook.body.replace('payout.success', 'payout.failed'), paywizeOnly),
       'signature',
     );
   });

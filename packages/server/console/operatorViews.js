@@ -206,6 +206,8 @@ function MerchantDetail({ session, params: [id] }) {
                 d.beneficiary_verification === 'required' ? ` (name match ≥ ${d.min_name_match_score})` : ''
               }
             </dd>
+            <dt>Default scheme</dt>
+            <dd data-testid="default-scheme">${d.default_scheme || 'v2'}</dd>
             <dt>Created</dt>
             <dd>${when(d.created_at)}</dd>
           </dl>
@@ -304,6 +306,26 @@ function MerchantDetail({ session, params: [id] }) {
               <${Field} id="mnms" label="Minimum name match score (0–100)">
                 <input id="mnms" name="min_name_match_score" type="number" min="0" max="100" step="1" required
                   value=${d.min_name_match_score ?? ''} />
+              </${Field}>
+            </div>
+          </${ActionForm}>
+          <p class="muted">
+            The scheme of a token the merchant asks for with plain credentials on the V1 token path
+            (<code>{"api_key","secret_key"}</code>, as the provider's live service takes them).
+          </p>
+          <${ActionForm}
+            label="Default scheme"
+            submit="Save scheme"
+            action=${async (form) => {
+              await patch({ default_scheme: String(form.get('default_scheme')) }, 'Default scheme saved.');
+            }}
+          >
+            <div class="row" style="margin-bottom:0.75rem">
+              <${Field} id="ds" label="Scheme of plain-credential tokens">
+                <select id="ds" name="default_scheme" value=${d.default_scheme || 'v2'}>
+                  <option value="v2">v2 (AES-256-GCM)</option>
+                  <option value="v1">v1 (AES-256-CBC)</option>
+                </select>
               </${Field}>
             </div>
           </${ActionForm}>

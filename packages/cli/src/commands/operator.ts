@@ -159,6 +159,13 @@ function merchantView(m: Row): string {
       ['Collection callback', s(m.collection_callback_url)],
       ['UPI VPA', s(m.upi_vpa)],
       ['UPI payee name', s(m.upi_payee_name)],
+      [
+        'Beneficiary verification',
+        m.beneficiary_verification === 'required'
+          ? `required (name match >= ${s(m.min_name_match_score)})`
+          : (s(m.beneficiary_verification) ?? 'off'),
+      ],
+      ['Default scheme', s(m.default_scheme) ?? 'v2'],
       ['Created', s(m.created_at)],
     ]),
     '',
@@ -226,6 +233,19 @@ function merchantCommands(program: Command) {
         'suspended',
       ]),
     )
+    .addOption(
+      new Option(
+        '--beneficiary-verification <mode>',
+        'required: every payout verifies its beneficiary first (refused with 4013 below the minimum score)',
+      ).choices(['off', 'required']),
+    )
+    .option('--min-name-match-score <0-100>', 'lowest name match score a required verification accepts')
+    .addOption(
+      new Option(
+        '--default-scheme <scheme>',
+        'scheme of a token asked for with plain credentials on the V1 path ({"api_key","secret_key"})',
+      ).choices(['v1', 'v2']),
+    )
     .action(async (id: string, opts: Record<string, string | undefined>, cmd: Command) => {
       const patch: Record<string, unknown> = {};
       const limit = (value: string) => {
@@ -243,6 +263,15 @@ function merchantCommands(program: Command) {
       if (opts.upiVpa !== undefined) patch.upi_vpa = orNone(opts.upiVpa);
       if (opts.upiPayeeName !== undefined) patch.upi_payee_name = orNone(opts.upiPayeeName);
       if (opts.status !== undefined) patch.status = opts.status;
+      if (opts.beneficiaryVerification !== undefined) patch.beneficiary_verification = opts.beneficiaryVerification;
+      if (opts.minNameMatchScore !== undefined) {
+        const score = opts.minNameMatchScore;
+        if (!/^\d{1,3}$/.test(score) || Number(score) > 100) {
+          throw new UsageError('--min-name-match-score: a whole number from 0 to 100');
+        }
+        patch.min_name_match_score = Number(score);
+      }
+      if (opts.defaultScheme !== undefined) patch.default_scheme = opts.defaultScheme;
       if (Object.keys(patch).length === 0) throw new UsageError('nothing to update: give at least one option');
       const m = await adminRequest(
         cmd,

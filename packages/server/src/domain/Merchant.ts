@@ -20,6 +20,8 @@ export interface Merchant {
   /** CONTRACT.md §11: `required` makes every initiation verify the beneficiary (4013 below the minimum score). */
   beneficiaryVerification: 'off' | 'required';
   minNameMatchScore: number;
+  /** The scheme of a token issued from plain credentials on the V1 token path (which names none itself). */
+  defaultScheme: 'v1' | 'v2';
   createdAt: Date;
   updatedAt: Date;
 }

@@ -89,6 +89,23 @@ export interface AppDeps {
 const trustProxyOption = (value: boolean | number | string[]) =>
   typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
 
+/**
+ * The merchant API's paths (tokens, payouts, collections, sandbox). The provider documents its base URL with
+ * `/api/` at the end and integrations mix both forms, so each of these is served at the root and under `/api`;
+ * admin, console, PSP and operational paths are not.
+ */
+const MERCHANT_PATHS = ['/v1/auth/', '/payout/', '/collection/', '/sandbox/'];
+
+/**
+ * `/api/payout/v1/initiate` is `/payout/v1/initiate`: one registration of every route, the same handlers,
+ * limits, metrics and schemas for both spellings (Fastify rewrites before routing).
+ */
+export function merchantApiPath(url: string): string {
+  if (!url.startsWith('/api/')) return url;
+  const rest = url.slice(4);
+  return MERCHANT_PATHS.some((path) => rest.startsWith(path)) ? rest : url;
+}
+
 /** CONTRACT.md §9: a body over 64 KiB is 4000 with HTTP 413 (the bulk route sets its own, larger limit). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -100,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // PAYRAIL_TRUST_PROXY: which proxies' X-Forwarded-For names the client (the failure throttles count by it).
     trustProxy: trustProxyOption(deps.config.trustProxy),
     requestIdHeader: 'x-request-id',
+    rewriteUrl: (request) => merchantApiPath(request.url ?? '/'),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     frameworkErrors: frameworkErrorHandler,
     // Requests that reach us while we drain are served, not refused (see registerGracefulClose).

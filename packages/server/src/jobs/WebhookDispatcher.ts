@@ -1,4 +1,11 @@
-import { encryptJson, signBody, signWebhook, type WebhookEventWire } from '@payrail/protocol';
+import {
+  BODY_SIGNATURE_HEADER,
+  encryptJson,
+  PROVIDER_SIGNATURE_HEADER,
+  signBody,
+  signWebhook,
+  type WebhookEventWire,
+} from '@payrail/protocol';
 import type { Logger } from 'pino';
 import { callbackUrlProblem } from '../domain/callbackUrl.ts';
 import { webhookSigningSecrets } from '../domain/webhookSigningSecrets.ts';
@@ -95,9 +102,12 @@ export class WebhookDispatcher {
     const body = JSON.stringify(event);
     const now = new Date();
     const secrets = webhookSigningSecrets(merchant, now);
+    const bodySignature = signBody(secrets, body);
     const headers = {
       ...signWebhook(secrets, delivery.id, now, body),
-      'x-signature': signBody(secrets, body),
+      [BODY_SIGNATURE_HEADER]: bodySignature,
+      // The provider's own name for it: integrations written against the provider read this one.
+      [PROVIDER_SIGNATURE_HEADER]: bodySignature,
       'content-type': 'application/json',
       'user-agent': webhookUserAgent(this.options.publicUrl?.()),
     };

@@ -1,7 +1,7 @@
 import { newUtr } from '../domain/utr.ts';
 import type { BankConnector, RailOutcome, SubmitAnswer, Transfer } from './BankConnector.ts';
 
-/** The sandbox's designated test beneficiaries (CONTRACT.md §6). */
+/** The sandbox's designated test beneficiaries (docs/api-reference.md, "Sandbox"). */
 export const SANDBOX_IFSC = 'SBOX0000001';
 export const SANDBOX_ACCOUNTS = {
   success: '100000000001',
@@ -9,6 +9,17 @@ export const SANDBOX_ACCOUNTS = {
   pending: '100000000003',
   verificationFailure: '100000000004',
 } as const;
+
+/**
+ * The provider's own documented sandbox beneficiaries, so that an integration's existing tests pass unchanged:
+ * IFSC `TEST0001234` with account `1234567890` succeeds, with `9876543210` fails (then is refunded).
+ */
+export const PROVIDER_TEST_IFSC = 'TEST0001234';
+export const PROVIDER_TEST_ACCOUNTS = { success: '1234567890', failure: '9876543210' } as const;
+
+const failsInSandbox = (t: Transfer) =>
+  (t.ifsc === SANDBOX_IFSC && t.accountNumber === SANDBOX_ACCOUNTS.failure) ||
+  (t.ifsc === PROVIDER_TEST_IFSC && t.accountNumber === PROVIDER_TEST_ACCOUNTS.failure);
 
 /**
  * Simulated bank: INITIATED → PROCESSING → SUCCESS (with a UTR), or → FAILED (then REFUNDED by the payout
@@ -32,7 +43,7 @@ export class SandboxRail implements BankConnector {
   }
 
   async poll(transfer: Transfer): Promise<RailOutcome | null> {
-    if (transfer.ifsc === SANDBOX_IFSC && transfer.accountNumber === SANDBOX_ACCOUNTS.failure) {
+    if (failsInSandbox(transfer)) {
       return { status: 'FAILED', reason: 'Beneficiary bank declined the transfer (sandbox)' };
     }
     if (transfer.ifsc === SANDBOX_IFSC && transfer.accountNumber === SANDBOX_ACCOUNTS.pending) {

@@ -24,6 +24,8 @@ export interface IssuedToken {
   token: string;
   expiresIn: number;
   merchant: Merchant;
+  /** The session's scheme: the answer's `data` is encrypted with it. */
+  scheme: Scheme;
 }
 
 export interface TokenServiceOptions {
@@ -62,6 +64,19 @@ const field = (body: unknown, name: string): unknown =>
   body !== null && typeof body === 'object' && !Array.isArray(body)
     ? (body as Record<string, unknown>)[name]
     : undefined;
+
+/**
+ * Plain credentials of the V1 token path: `api_key`/`secret_key` or `apiKey`/`secretKey`, one spelling. Null
+ * when both spellings appear (an ambiguous request is refused rather than guessed at) or either value is bad.
+ */
+function plainCredentials(body: unknown): { apiKey: string; secretKey: string } | null {
+  const snake = field(body, 'api_key') !== undefined || field(body, 'secret_key') !== undefined;
+  const camel = field(body, 'apiKey') !== undefined || field(body, 'secretKey') !== undefined;
+  if (snake === camel) return null;
+  const apiKey = shortString(field(body, snake ? 'api_key' : 'apiKey'));
+  const secretKey = shortString(field(body, snake ? 'secret_key' : 'secretKey'));
+  return apiKey !== undefined && secretKey !== undefined ? { apiKey, secretKey } : null;
+}
 
 /**
  * Issues and verifies merchant JWTs (HS256). The signing key is shared by every instance: from configuration,
@@ -142,11 +157,17 @@ export class TokenService {
   }
 
   /**
-   * V1 token request: `{"payload"}`, the credentials object V1-encrypted with the merchant's own keys. With
-   * `X-Api-Key` (`apiKeyHeader`) the merchant is the one it names; without it the V1 index finds the merchant
-   * whose keys decrypt the payload (CONTRACT.md §3). Same answers as issueV2.
+   * V1 token request, in either of the two forms the provider's live service accepts:
+   * - `{"payload"}`: the credentials object V1-encrypted with the merchant's own keys (any plain fields beside it
+   *   are ignored). With `X-Api-Key` (`apiKeyHeader`) the merchant is the one it names; without it the V1 index
+   *   finds the merchant whose keys decrypt the payload. The session's scheme is V1.
+   * - no `payload`: the credentials in plain JSON, `{"api_key","secret_key"}` or `{"apiKey","secretKey"}` (one
+   *   spelling, never mixed); an `X-Api-Key`, when given, must name the same merchant. The session's scheme is the
+   *   merchant's `default_scheme`, since the request names none.
+   * Same answers as issueV2.
    */
   async issueV1(body: unknown, apiKeyHeader: unknown, address: string): Promise<IssuedToken> {
+    if (field(body, 'payload') === undefined) return this.issueV1Plain(body, apiKeyHeader, address);
     const payload = shortString(field(body, 'payload'), MAX_V1_PAYLOAD_CHARS);
     const headerGiven = apiKeyHeader !== undefined;
     const headerKey = shortString(apiKeyHeader);
@@ -167,6 +188,24 @@ export class TokenService {
         if (issued) return issued;
       }
       return null;
+    });
+    if (!issued) throw unauthorized();
+    return issued;
+  }
+
+  /** The plain-JSON form of the V1 token path (see issueV1). */
+  private async issueV1Plain(body: unknown, apiKeyHeader: unknown, address: string): Promise<IssuedToken> {
+    const credentials = plainCredentials(body);
+    const headerGiven = apiKeyHeader !== undefined;
+    const headerKey = shortString(apiKeyHeader);
+    const apiKey = credentials?.apiKey;
+    const issued = await this.throttle.attempt(this.limitsFor(address, apiKey ?? headerKey), async () => {
+      if (!credentials || apiKey === undefined) return null;
+      if (headerGiven && (headerKey === undefined || !safeEqual(headerKey, apiKey))) return null;
+      const merchant = await this.merchants.findByApiKey(this.db, apiKey);
+      const secretOk = safeEqual(credentials.secretKey, merchant?.secretKey ?? 'x'.repeat(16));
+      const keyOk = merchant !== null && safeEqual(apiKey, merchant.apiKey);
+      return merchant && secretOk && keyOk ? this.sign(merchant, merchant.defaultScheme) : null;
     });
     if (!issued) throw unauthorized();
     return issued;
@@ -235,7 +274,7 @@ export class TokenService {
       exp: iat + this.ttlSeconds,
       jti: randomUUID(),
     });
-    return { token, expiresIn: this.ttlSeconds, merchant };
+    return { token, expiresIn: this.ttlSeconds, merchant, scheme };
   }
 
   private keyLimit(apiKey: string): FailureLimit {

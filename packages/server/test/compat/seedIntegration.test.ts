@@ -7,8 +7,24 @@ import { eventually, WebhookReceiver } from '../support/webhookReceiver.ts';
  * An integration written from the seed interface alone: node:crypto and fetch, nothing of ours on the client
  * side. V1 everywhere (the scheme the seed documents its status endpoints with), no X-Api-Key header, the
  * collection fields and the POST status form that existing integrations send, and webhooks checked by the plain
- * body HMAC only.
+ * body HMAC only. It runs twice: at the root with the encrypted V1 token request, and under `/api` (the provider's
+ * documented base URL) with the credentials in plain JSON, as the live service takes them, for a merchant whose
+ * `default_scheme` is v1.
  */
+
+interface Variant {
+  name: string;
+  /** Prefix of every merchant path. */
+  prefix: '' | '/api';
+  /** How the token is asked for on the V1 path. */
+  tokenRequest: 'encrypted' | 'plain';
+}
+
+const VARIANTS: Variant[] = [
+  { name: 'root, encrypted V1 token request', prefix: '', tokenRequest: 'encrypted' },
+  { name: '/api, plain V1 credentials', prefix: '/api', tokenRequest: 'plain' },
+];
+const CASES = ENGINES.flatMap((engine) => VARIANTS.map((variant) => ({ engine, variant })));
 
 function v1Encrypt(plain: unknown, apiKey: string, secretKey: string): string {
   const cipher = createCipheriv('aes-256-cbc', Buffer.from(apiKey, 'utf8'), Buffer.from(secretKey, 'utf8'));
@@ -36,12 +52,14 @@ function xSignatureValid(header: string | undefined, body: string, webhookSecret
 type Loose = any;
 const asJson = (res: Response) => ({ status: res.status, json: (): Promise<Loose> => res.json() });
 
-describe.each(ENGINES)('an integration written from the seed alone (%s)', (engine) => {
+describe.each(CASES)('an integration written from the seed alone ($engine, $variant.name)', ({ engine, variant }) => {
   let t: TestServer;
   let receiver: WebhookReceiver;
-  let merchant: { api_key: string; secret_key: string; webhook_secret: string; wallet_id: string };
+  let merchant: { merchant_id: string; api_key: string; secret_key: string; webhook_secret: string; wallet_id: string };
   let token: string;
 
+  /** A merchant path as this variant spells it. */
+  const api = (path: string) => `${variant.prefix}${path}`;
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${t.url}${path}`, {
       method: 'POST',
@@ -59,6 +77,14 @@ describe.each(ENGINES)('an integration written from the seed alone (%s)', (engin
     merchant = await (await post('/admin/v1/merchants', { name: 'Seed Traders' }, admin)).json();
     const credit = await post(`/admin/v1/wallets/${merchant.wallet_id}/credits`, { amount: '5000.00' }, admin);
     expect(credit.status).toBe(200);
+    if (variant.tokenRequest === 'plain') {
+      const patch = await fetch(`${t.url}/admin/v1/merchants/${merchant.merchant_id}`, {
+        method: 'PATCH',
+        headers: { ...admin, 'content-type': 'application/json' },
+        body: JSON.stringify({ default_scheme: 'v1' }),
+      });
+      expect(patch.status).toBe(200);
+    }
   });
 
   afterAll(async () => {
@@ -66,10 +92,13 @@ describe.each(ENGINES)('an integration written from the seed alone (%s)', (engin
     await t?.close();
   });
 
-  it('gets a V1 token with {"payload"} and no other header', async () => {
-    const res = await post('/v1/auth/clients/token', {
-      payload: encrypt({ apiKey: merchant.api_key, secretKey: merchant.secret_key }),
-    });
+  it('gets a V1 token with no other header', async () => {
+    const res = await post(
+      api('/v1/auth/clients/token'),
+      variant.tokenRequest === 'plain'
+        ? { api_key: merchant.api_key, secret_key: merchant.secret_key }
+        : { payload: encrypt({ apiKey: merchant.api_key, secretKey: merchant.secret_key }) },
+    );
     const body = await res.json();
     expect(res.status).toBe(200);
     expect(body).toMatchObject({ respCode: 2000, expiresIn: 300, tokenType: 'Bearer' });
@@ -79,7 +108,7 @@ describe.each(ENGINES)('an integration written from the seed alone (%s)', (engin
 
   it('sends a payout (flat shape, numeric amount) and sees it succeed, with a webhook checked by X-Signature', async () => {
     const res = await post(
-      '/payout/v1/initiate',
+      api('/payout/v1/initiate'),
       {
         payload: encrypt({
           sender_id: 'seed-payout-1',
@@ -101,7 +130,9 @@ describe.each(ENGINES)('an integration written from the seed alone (%s)', (engin
     expect(payout).toMatchObject({ sender_id: 'seed-payout-1', status: 'INITIATED', amount: '125.50' });
 
     const final: Loose = await eventually(async () => {
-      const r = await fetch(`${t.url}/payout/v1/status?transaction_id=${payout.transaction_id}`, { headers: bearer() });
+      const r = await fetch(`${t.url}${api('/payout/v1/status')}?transaction_id=${payout.transaction_id}`, {
+        headers: bearer(),
+      });
       const b: Loose = await r.json();
       const p = decrypt(b.data);
       return p.status === 'SUCCESS' ? p : null;
@@ -121,7 +152,9 @@ describe.each(ENGINES)('an integration written from the seed alone (%s)', (engin
   });
 
   it('reads available_balance', async () => {
-    const res = await fetch(`${t.url}/payout/v1/balance?wallet_id=${merchant.wallet_id}`, { headers: bearer() });
+    const res = await fetch(`${t.url}${api('/payout/v1/balance')}?wallet_id=${merchant.wallet_id}`, {
+      headers: bearer(),
+    });
     const balance = decrypt(((await res.json()) as Loose).data);
     expect(balance.available_balance).toBe('4874.50');
     expect(balance.balance).toBe(balance.available_balance);
@@ -129,7 +162,7 @@ describe.each(ENGINES)('an integration written from the seed alone (%s)', (engin
 
   it('creates a collection with requestAmount and vpa, opens its paymentUrl and reads status by POST', async () => {
     const res = await post(
-      '/collection/v1/initiate',
+      api('/collection/v1/initiate'),
       {
         payload: encrypt({
           senderId: 'seed-col-1',
@@ -158,14 +191,14 @@ describe.each(ENGINES)('an integration written from the seed alone (%s)', (engin
     expect(await page.text()).toContain('250.00');
 
     const simulated = await post(
-      `/sandbox/v1/collections/${collection.txnId}/simulate`,
+      api(`/sandbox/v1/collections/${collection.txnId}/simulate`),
       { outcome: 'SUCCESS' },
       bearer(),
     );
     expect((await simulated.json()).respCode).toBe(2000);
 
     for (const query of [{ txnId: collection.txnId }, { senderId: 'seed-col-1' }]) {
-      const status = await post('/collection/v1/status', { payload: encrypt(query) }, bearer());
+      const status = await post(api('/collection/v1/status'), { payload: encrypt(query) }, bearer());
       const statusBody = await status.json();
       expect(statusBody.respCode).toBe(2000);
       expect(decrypt(statusBody.data)).toMatchObject({ txnId: collection.txnId, status: 'SUCCESS' });
@@ -178,7 +211,7 @@ describe.each(ENGINES)('an integration written from the seed alone (%s)', (engin
   });
 
   it('answers the POST status form with the seed codes', async () => {
-    const unauthenticated = await post('/collection/v1/status', { payload: encrypt({ txnId: 'CT0' }) });
+    const unauthenticated = await post(api('/collection/v1/status'), { payload: encrypt({ txnId: 'CT0' }) });
     expect((await unauthenticated.json()).respCode).toBe(4008);
     const cases: [unknown, number][] = [
       [{}, 4000],
@@ -187,10 +220,10 @@ describe.each(ENGINES)('an integration written from the seed alone (%s)', (engin
       [{ txnId: 'CT01JD3K8Q5W2V7X9Y0Z1A2B3C4D' }, 4104],
     ];
     for (const [query, code] of cases) {
-      const res = await post('/collection/v1/status', { payload: encrypt(query) }, bearer());
+      const res = await post(api('/collection/v1/status'), { payload: encrypt(query) }, bearer());
       expect((await res.json()).respCode, JSON.stringify(query)).toBe(code);
     }
-    const garbage = await post('/collection/v1/status', { payload: 'bm90IGVuY3J5cHRlZA==' }, bearer());
+    const garbage = await post(api('/collection/v1/status'), { payload: 'bm90IGVuY3J5cHRlZA==' }, bearer());
     expect((await garbage.json()).respCode).toBe(4014);
   });
 });

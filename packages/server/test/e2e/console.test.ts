@@ -333,6 +333,19 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     await signOut();
   });
 
+  it('sets the default scheme of plain-credential tokens (admin)', async () => {
+    await signIn('admin@example.test');
+    await go(`#/merchants/${other.merchant_id}`);
+    await expectText(page.getByTestId('default-scheme'), /v2/);
+    await page.getByLabel('Scheme of plain-credential tokens').selectOption('v1');
+    await page.getByRole('button', { name: 'Save scheme' }).click();
+    await page.getByText('Default scheme saved.').waitFor();
+    await expectText(page.getByTestId('default-scheme'), /v1/);
+    const m = await admin(t.url, 'GET', `/admin/v1/merchants/${other.merchant_id}`);
+    expect(m.body).toMatchObject({ default_scheme: 'v1' });
+    await signOut();
+  });
+
   it('signs a merchant in with its keys and shows only its own data', async () => {
     await context.clearCookies();
     await page.goto(`${t.url}/console`);

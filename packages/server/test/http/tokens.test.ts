@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { decryptJsonObject, DecryptError, encryptJson, encryptV1, encryptV2 } from '@payrail/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMerchant, http, MerchantClient, type TestMerchant } from '../support/merchantClient.ts';
-import { ENGINES, startTestServer, type TestServer } from '../support/testServer.ts';
+import { ENGINES, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/testServer.ts';
 
 const keysOf = (m: TestMerchant) => ({ apiKey: m.api_key, secretKey: m.secret_key });
 const UNAUTHORIZED = { respCode: 4001, respMessage: 'Unauthorized access: invalid API key or secret key' };
@@ -158,9 +158,95 @@ describe.each(ENGINES)('tokens on %s', (engine) => {
       expectUnauthorized(await v1({ payload: payload() }, m.api_key));
     });
 
-    it('refuses a body without payload, and plain credentials, with 4001', async () => {
+    it('refuses a body without payload or credentials with 4001', async () => {
       expectUnauthorized(await v1({}, m.api_key));
-      expectUnauthorized(await v1(keysOf(m), m.api_key));
+      expectUnauthorized(await v1({}));
+    });
+  });
+
+  describe('V1 path with plain credentials (as the live provider takes them)', () => {
+    const tokenScheme = (res: { body: Record<string, unknown> }, keys = keysOf(m)) => {
+      for (const scheme of ['v2', 'v1'] as const) {
+        try {
+          return { scheme, token: String(decryptJsonObject(res.body.data, scheme, keys).token) };
+        } catch {
+          // not this scheme
+        }
+      }
+      throw new Error('data opens with neither scheme');
+    };
+
+    it.each([
+      ['api_key / secret_key', () => ({ api_key: m.api_key, secret_key: m.secret_key })],
+      ['apiKey / secretKey', () => keysOf(m)],
+    ])('issues a token for %s whose scheme is the default_scheme, v2 by default', async (_label, body) => {
+      const res = await v1(body());
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ respCode: 2000, respMessage: 'Token generated', tokenType: 'Bearer' });
+      const { scheme, token } = tokenScheme(res);
+      expect(scheme).toBe('v2');
+      expect(decodeJwt(token).payload.scheme).toBe('v2');
+      expect((await balanceWith(token)).body.resp_code).toBe(2000);
+    });
+
+    it("follows the merchant's default_scheme once an operator sets it to v1 (admin PATCH, shown in the view)", async () => {
+      const own = await createMerchant(t.url, 'Default V1');
+      const patch = (value: unknown) =>
+        http(t.url, 'PATCH', `/admin/v1/merchants/${own.merchant_id}`, {
+          body: { default_scheme: value },
+          headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+        });
+      expect((await patch('v3')).status).toBe(400);
+      const patched = await patch('v1');
+      expect(patched.status).toBe(200);
+      expect(patched.body.default_scheme).toBe('v1');
+      const shown = await http(t.url, 'GET', `/admin/v1/merchants/${own.merchant_id}`, {
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      });
+      expect(shown.body.default_scheme).toBe('v1');
+      const res = await v1({ api_key: own.api_key, secret_key: own.secret_key });
+      const { scheme, token } = tokenScheme(res, keysOf(own));
+      expect(scheme).toBe('v1');
+      expect(decodeJwt(token).payload.scheme).toBe('v1');
+      // The encrypted form is V1 whatever the setting says, and V2's own path stays V2.
+      expect(decodeJwt(tokenScheme(await v2(keysOf(own)), keysOf(own)).token).payload.scheme).toBe('v2');
+    });
+
+    it.each([
+      ['mixed spellings', () => ({ api_key: m.api_key, secretKey: m.secret_key })],
+      ['mixed the other way', () => ({ apiKey: m.api_key, secret_key: m.secret_key })],
+      ['both spellings', () => ({ ...keysOf(m), api_key: m.api_key, secret_key: m.secret_key })],
+      ['wrong secret', () => ({ api_key: m.api_key, secret_key: 'x'.repeat(16) })],
+      ['unknown key', () => ({ api_key: 'A'.repeat(32), secret_key: m.secret_key })],
+      ['missing secret', () => ({ api_key: m.api_key })],
+      ['numbers', () => ({ api_key: 1, secret_key: 2 })],
+    ])('refuses %s with 4001', async (_label, body) => {
+      expectUnauthorized(await v1(body()));
+    });
+
+    it('ignores plain fields beside a payload (the encrypted form decides)', async () => {
+      expectUnauthorized(await v1({ payload: 'bm90IGVuY3J5cHRlZA==', ...keysOf(m) }));
+      const res = await v1({ payload: v1Payload(keysOf(m)), api_key: 'A'.repeat(32), secret_key: 'nope' });
+      expect(tokenScheme(res).scheme).toBe('v1');
+    });
+
+    it('needs an X-Api-Key, when sent, to name the same merchant', async () => {
+      const other = await createMerchant(t.url, 'Other Header');
+      expect((await v1({ api_key: m.api_key, secret_key: m.secret_key }, m.api_key)).status).toBe(200);
+      expectUnauthorized(await v1({ api_key: m.api_key, secret_key: m.secret_key }, other.api_key));
+      expectUnauthorized(await v1({ api_key: m.api_key, secret_key: m.secret_key }, ''));
+    });
+
+    it('counts its failures toward the failed-token throttle of the key', async () => {
+      const victim = await createMerchant(t.url, 'Plain Guessed');
+      for (let i = 0; i < 10; i++) {
+        expectUnauthorized(await v1({ api_key: victim.api_key, secret_key: `guess${i}`.padEnd(16, '0') }));
+      }
+      const locked = await v1({ api_key: victim.api_key, secret_key: victim.secret_key });
+      expect(locked.status).toBe(429);
+      expect(locked.body.respCode).toBe(4290);
+      // The same key is locked on the V2 path too: one counter per key.
+      expect((await v2(keysOf(victim))).status).toBe(429);
     });
   });
 

@@ -16,7 +16,7 @@ export async function registerOpenApi(app: FastifyInstance) {
         title: 'Payrail API',
         version: '1.0.0',
         description:
-          'Merchant payouts (IMPS, NEFT, RTGS) and UPI collections. Request `payload` and response `data` are encrypted with the session scheme (V1 AES-256-CBC or V2 AES-256-GCM) fixed by the token endpoint; the plaintexts are the named schemas under components.',
+          'Merchant payouts (IMPS, NEFT, RTGS) and UPI collections. Request `payload` and response `data` are encrypted with the session scheme (V1 AES-256-CBC or V2 AES-256-GCM) fixed by the token endpoint; the plaintexts are the named schemas under components. Every merchant route (tokens, payouts, collections, sandbox) is also served under `/api` with the same behaviour (`/api/v1/auth/client-token`, `/api/payout/v1/initiate`, …), since the provider documents its base URL as ending in `/api/`; admin, console, PSP and operational routes are served at the root only. Webhooks carry `X-Signature` and, with the same value, `X-Paywize-Signature`.',
       },
       tags: [
         { name: 'tokens', description: 'Exchange credentials for a bearer token' },

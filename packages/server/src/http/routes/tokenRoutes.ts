@@ -22,17 +22,18 @@ const tokenResponse = {
 
 const credential = { type: 'string', maxLength: MAX_CREDENTIAL_CHARS } as const;
 
-const answer = (issued: IssuedToken, scheme: 'v1' | 'v2') => ({
+const answer = (issued: IssuedToken) => ({
   respCode: TokenCodes.ok.code,
   respMessage: TokenCodes.ok.message,
-  data: encryptJson({ token: issued.token }, scheme, issued.merchant),
+  data: encryptJson({ token: issued.token }, issued.scheme, issued.merchant),
   expiresIn: issued.expiresIn,
   tokenType: 'Bearer',
 });
 
 /**
- * POST /v1/auth/client-token (V2, plain JSON) and POST /v1/auth/clients/token (V1, encrypted; X-Api-Key
- * optional). The schemas document the shapes; a body that does not fit them still reaches the token service
+ * POST /v1/auth/client-token (V2, plain JSON) and POST /v1/auth/clients/token (V1: encrypted credentials, or
+ * plain ones as the provider's live service takes them, whose session scheme is the merchant's default_scheme;
+ * X-Api-Key optional). The schemas document the shapes; a body that does not fit them still reaches the token service
  * (`attachValidation`), which refuses it with 4001 and counts it toward the failed-token throttle.
  */
 export function tokenRoutes(app: FastifyInstance, deps: { tokens: TokenService }) {
@@ -58,7 +59,7 @@ export function tokenRoutes(app: FastifyInstance, deps: { tokens: TokenService }
         response: tokenResponse,
       },
     },
-    async (request) => answer(await deps.tokens.issueV2(request.body, request.ip), 'v2'),
+    async (request) => answer(await deps.tokens.issueV2(request.body, request.ip)),
   );
 
   app.post(
@@ -68,7 +69,14 @@ export function tokenRoutes(app: FastifyInstance, deps: { tokens: TokenService }
       attachValidation: true,
       schema: {
         tags: ['tokens'],
-        summary: 'Issue a V1 token (credentials encrypted with V1; X-Api-Key optional)',
+        summary: 'Issue a V1 token (credentials encrypted with V1, or in plain JSON; X-Api-Key optional)',
+        description:
+          'Two forms. With `payload`: the V1-encrypted `{"apiKey","secretKey"}`; the session scheme is V1 (plain ' +
+          'fields beside `payload` are ignored). Without `payload`: the credentials in plain JSON, ' +
+          '`{"api_key","secret_key"}` or `{"apiKey","secretKey"}` (one spelling; mixing them is 4001); the session ' +
+          "scheme is the merchant's `default_scheme` (v2 unless an operator set v1), and `data` is encrypted with it. " +
+          'An `X-Api-Key` header, when given, must name the same merchant. Every failure is 4001 and counts toward ' +
+          'the failed-token throttle.',
         headers: {
           type: 'object',
           properties: {
@@ -77,18 +85,21 @@ export function tokenRoutes(app: FastifyInstance, deps: { tokens: TokenService }
         },
         body: {
           type: 'object',
-          required: ['payload'],
           properties: {
             payload: {
               type: 'string',
               maxLength: MAX_V1_PAYLOAD_CHARS,
-              description: 'V1-encrypted `{"apiKey","secretKey"}`',
+              description: 'V1-encrypted `{"apiKey","secretKey"}` (the encrypted form)',
             },
+            api_key: { ...credential, description: 'Plain form: the API key (with `secret_key`)' },
+            secret_key: { ...credential, description: 'Plain form: the secret key (with `api_key`)' },
+            apiKey: { ...credential, description: 'Plain form, other spelling: the API key (with `secretKey`)' },
+            secretKey: { ...credential, description: 'Plain form, other spelling: the secret key (with `apiKey`)' },
           },
         },
         response: tokenResponse,
       },
     },
-    async (request) => answer(await deps.tokens.issueV1(request.body, request.headers['x-api-key'], request.ip), 'v1'),
+    async (request) => answer(await deps.tokens.issueV1(request.body, request.headers['x-api-key'], request.ip)),
   );
 }

@@ -20,6 +20,7 @@ interface MerchantRow {
   upi_payee_name: string | null;
   beneficiary_verification: 'off' | 'required';
   min_name_match_score: number;
+  default_scheme: 'v1' | 'v2';
   created_at: Date;
   updated_at: Date;
 }
@@ -46,6 +47,7 @@ const toMerchant = (box: SecretBox, r: MerchantRow): Merchant => ({
   upiPayeeName: r.upi_payee_name,
   beneficiaryVerification: r.beneficiary_verification,
   minNameMatchScore: Number(r.min_name_match_score),
+  defaultScheme: r.default_scheme,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -68,6 +70,7 @@ export interface MerchantPatch {
   status?: MerchantStatus;
   beneficiaryVerification?: 'off' | 'required';
   minNameMatchScore?: number;
+  defaultScheme?: 'v1' | 'v2';
 }
 
 const PATCH_COLUMNS: Record<keyof MerchantPatch, string> = {
@@ -79,6 +82,7 @@ const PATCH_COLUMNS: Record<keyof MerchantPatch, string> = {
   status: 'status',
   beneficiaryVerification: 'beneficiary_verification',
   minNameMatchScore: 'min_name_match_score',
+  defaultScheme: 'default_scheme',
 };
 
 /** A page of the operator's merchant list: `search` is an exact merchant id or part of the name (any case). */
