@@ -8,6 +8,7 @@ import { adminCall, fundedBenchMerchant, type BenchMerchant } from './benchMerch
 import { appName, freshStorage } from './benchServer.ts';
 import { benchBulk, benchBulkAlone, bulkRows, type BulkBenchResult } from './bulk.ts';
 import { benchDrain, drainRow, type DrainResult } from './drain.ts';
+import { benchRecon, reconRows } from './recon.ts';
 import {
   buildServer,
   cpuMsOf,
@@ -42,6 +43,7 @@ import { benchTokens, tokenTable } from './tokenBench.ts';
  * default warn), BENCH_SERVER_NODE_FLAGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server),
  * BENCH_ONLY=bulk (only the bulk scenario of bench/bulk.ts), BENCH_BULK_ROUNDS (its measured rounds, default 5),
  * BENCH_ONLY=drain (only the drain of bench/drain.ts), BENCH_DRAIN=0 (the table without the drain),
+ * BENCH_ONLY=recon (only the reconciliation import of bench/recon.ts; BENCH_RECON_ENTRIES, BENCH_RECON_ROUNDS),
  * BENCH_ONLY=token, BENCH_ONLY=soak (or `npm run bench -- soak`), BENCH_SERVER_ENV="PAYRAIL_X=… PAYRAIL_Y=…" (server
  * settings to compare, e.g. PAYRAIL_PG_PREPARED_STATEMENTS=false).
  * The server is the compiled JavaScript `npm start` runs (built first); PostgreSQL backend CPU per request is read
@@ -598,6 +600,20 @@ async function main() {
     for (const engine of engines) {
       const r = await drainOn(engine);
       rows.push(drainRow(engine, r));
+    }
+    process.stdout.write(`\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
+    return;
+  }
+  // BENCH_ONLY=recon: importing and matching a camt.053 of 10,000 entries (bench/recon.ts).
+  if (process.env.BENCH_ONLY === 'recon') {
+    const rows = [['engine', 'scenario', 'median ms', 'worst ms', 'target', 'met', '']];
+    for (const engine of engines) {
+      const result = await benchRecon(engine, {
+        env: baseEnv(),
+        databaseUrl: process.env.BENCH_DATABASE_URL,
+        log: (m) => log(engine, m),
+      });
+      rows.push(...reconRows(engine, result));
     }
     process.stdout.write(`\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
     return;

@@ -36,29 +36,34 @@ export class AdminClient {
     path: string,
     body?: unknown,
     operation = `admin ${method} ${path}`,
+    /** A body that is not JSON (a statement file), and an answer kept as text (CSV); errors are JSON either way. */
+    wire: { raw?: Uint8Array; contentType?: string; text?: boolean } = {},
   ): Promise<T> {
     let res: Response;
+    const contentType = wire.raw ? wire.contentType : body === undefined ? undefined : 'application/json';
     try {
       res = await fetch(this.baseUrl.replace(/\/+$/, '') + path, {
         method,
         headers: {
           authorization: `Bearer ${this.token}`,
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          accept: wire.text ? '*/*' : 'application/json',
+          ...(contentType === undefined ? {} : { 'content-type': contentType }),
         },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: wire.raw ?? (body === undefined ? undefined : JSON.stringify(body)),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
       const e = err as { name?: string; message?: string; cause?: { code?: string } };
       throw new NetworkError({
         code: e.name === 'TimeoutError' ? 'TIMEOUT' : 'NETWORK_ERROR',
-        message: `${this.baseUrl} did not answer: ${e.cause?.code ?? e.message ?? String(err)}`,
+        // Method and path, without the query: the same shape as the SDK's network errors.
+        message: `${method} ${this.baseUrl.replace(/\/+$/, '')}${path.split('?')[0]} did not answer: ${e.cause?.code ?? e.message ?? String(err)}`,
         operation,
         cause: err,
       });
     }
     const text = await res.text();
+    if (res.ok && wire.text) return text as T;
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
@@ -102,10 +107,23 @@ export class AdminClient {
   }
 }
 
+/** What to do about a refused token, by where it came from (the order: flag, variable, file). */
 function refusedHint(source: string): string {
-  if (source === '--admin-token') return 'check the value of --admin-token';
-  if (source === 'PAYRAIL_ADMIN_TOKEN') return 'check PAYRAIL_ADMIN_TOKEN, or pass --admin-token';
-  return 'pass --admin-token or set PAYRAIL_ADMIN_TOKEN';
+  if (source === '--admin-token') {
+    return 'check the value of --admin-token (it is used before PAYRAIL_ADMIN_TOKEN and the token file)';
+  }
+  if (source === 'PAYRAIL_ADMIN_TOKEN') {
+    return (
+      'set PAYRAIL_ADMIN_TOKEN to the token that server was started with, or pass --admin-token ' +
+      '(the variable is used before the token file)'
+    );
+  }
+  // The file is what a server started here without PAYRAIL_ADMIN_TOKEN generated: this server uses another token
+  // (it was started with PAYRAIL_ADMIN_TOKEN, from another folder, or is another machine).
+  return (
+    `that file holds the token a server generated when started from this folder without PAYRAIL_ADMIN_TOKEN; ` +
+    `this server uses another one: pass --admin-token or set PAYRAIL_ADMIN_TOKEN to its token`
+  );
 }
 
 function errorFor(status: number, options: PayrailErrorOptions): PayrailError {

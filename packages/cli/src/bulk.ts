@@ -1,15 +1,21 @@
 import { createHash } from 'node:crypto';
-import { open, readFile, stat } from 'node:fs/promises';
+import { open, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   AuthenticationError,
   ConfigurationError,
   ConflictError,
+  FINAL_PAYOUT_STATUSES,
   PAYMENT_MODES,
   PayrailError,
+  WaitTimeoutError,
   type BulkItemVerdict,
   type BulkResult,
+  type BulkStatus,
   type PaymentMode,
+  type Payout,
   type PayoutInitiateInput,
+  type PayoutStatus,
   type Payrail,
 } from '@payrail/sdk';
 import { CsvError, csvLine, parseCsv } from './csv.ts';
@@ -21,10 +27,10 @@ export interface BatchOptions {
   out?: string;
   wallet?: string;
   mode: PaymentMode;
-  /** Kept for scripts written for the one-request-per-row sender; rows now go 1,000 per bulk request, in order. */
-  concurrency?: number;
   /** Print every row's verdict (as a real run would give it now) and send nothing. */
   dryRun?: boolean;
+  /** After sending, wait this long (ms) for every sent payout to be final and record the statuses. */
+  waitMs?: number;
   /** true: always draw; false: never; undefined: when stderr is a terminal. */
   progress?: boolean;
 }
@@ -295,6 +301,10 @@ export async function sendBatch(payrail: Payrail, out: Output, options: BatchOpt
   }
 
   const notSent = rows.filter((r) => outcomes.get(r.senderId) !== 'sent' || !r.senderId).length;
+  const waited =
+    options.waitMs !== undefined && !stopping
+      ? await waitForFinal(payrail, out, resultPath, options.waitMs)
+      : undefined;
   const summary = {
     file: options.file,
     results: resultPath,
@@ -305,10 +315,12 @@ export async function sendBatch(payrail: Payrail, out: Output, options: BatchOpt
     errors: counts.error,
     notSent,
     interrupted: stopping,
+    ...(waited ? { final: waited.byStatus, timedOut: waited.timedOut } : {}),
   };
   out.result(summary, () =>
     [
       `${rows.length} row(s): ${counts.sent} sent, ${counts.rejected} rejected, ${counts.error} error(s), ${skipped} skipped (done before).`,
+      ...(waited ? [waitedLine(waited)] : []),
       stopping
         ? `Interrupted: run the same command again to send the remaining rows.`
         : notSent > 0
@@ -317,7 +329,111 @@ export async function sendBatch(payrail: Payrail, out: Output, options: BatchOpt
     ].join('\n'),
   );
   if (stopping) return Exit.interrupted;
-  return notSent > 0 ? Exit.partial : Exit.ok;
+  if (notSent > 0) return Exit.partial;
+  if (waited?.timedOut) return Exit.timeout;
+  if (waited && ((waited.byStatus.FAILED ?? 0) > 0 || (waited.byStatus.REFUNDED ?? 0) > 0)) return Exit.checkFailed;
+  return Exit.ok;
+}
+
+interface Waited {
+  /** Sent payouts of the result file by their last known status. */
+  byStatus: Partial<Record<PayoutStatus, number>>;
+  timedOut: boolean;
+}
+
+function waitedLine(w: Waited): string {
+  const statuses = Object.entries(w.byStatus)
+    .map(([status, n]) => `${status} ${n}`)
+    .join(', ');
+  return w.timedOut
+    ? `Timed out waiting; statuses now: ${statuses || 'none'} (recorded in the result file).`
+    : `Final statuses: ${statuses || 'none'} (recorded in the result file).`;
+}
+
+const isFinal = (status: string) => (FINAL_PAYOUT_STATUSES as readonly string[]).includes(status);
+
+/**
+ * `--wait`: polls the batches of every sent row of the result file (this run's and earlier ones') until each is
+ * complete (every payout SUCCESS or REFUNDED) or `timeoutMs` passes, then writes each row's status into the result
+ * file, so that it shows outcomes rather than INITIATED. One summary request per open batch and round, then the
+ * items page by page once; a row whose payout is not in its batch (found by sender_id after a 4009) is followed
+ * on its own.
+ */
+async function waitForFinal(payrail: Payrail, out: Output, path: string, timeoutMs: number): Promise<Waited> {
+  const [header, ...records] = parseCsv(await readFile(path, 'utf8'));
+  const names = header?.fields ?? [];
+  const [sender, outcome, txn, status, message, batch] = [
+    'sender_id',
+    'outcome',
+    'transaction_id',
+    'status',
+    'message',
+    'batch_id',
+  ].map((n) => names.indexOf(n)) as [number, number, number, number, number, number];
+  // The line that counts for each sender_id is its last (readResults).
+  const effective = new Map<string, { fields: string[] }>();
+  for (const r of records) if (r.fields[sender]) effective.set(r.fields[sender] as string, r);
+  const sent = [...effective.values()].filter((r) => r.fields[outcome] === 'sent' && r.fields[txn]);
+  const batches = [...new Set(sent.map((r) => r.fields[batch] ?? '').filter(Boolean))];
+  out.note(
+    `Waiting up to ${Math.round(timeoutMs / 1000)} s for ${sent.length} payout(s) in ${batches.length} batch(es) to be final…`,
+  );
+
+  const deadline = Date.now() + timeoutMs;
+  const open = new Set(batches);
+  let interval = 500;
+  while (open.size > 0 && Date.now() < deadline) {
+    for (const id of [...open]) {
+      const st = await payrail.payouts.bulkStatus(id).catch((err: unknown) => {
+        if (err instanceof PayrailError && err.retryable) return undefined; // asked again next round
+        throw err;
+      });
+      if (st && (st.completedAt || st.summary.accepted === 0)) open.delete(id);
+    }
+    if (open.size === 0) break;
+    await sleep(Math.min(interval, Math.max(0, deadline - Date.now())));
+    interval = Math.min(Math.ceil(interval * 1.5), 5_000);
+  }
+
+  const latest = new Map<string, { status: PayoutStatus; statusMessage: string | null }>();
+  for (const id of batches) {
+    let cursor: string | undefined;
+    do {
+      const page: BulkStatus = await payrail.payouts.bulkStatus(id, { cursor });
+      for (const item of page.items) {
+        if (item.transactionId && item.status) {
+          latest.set(item.transactionId, { status: item.status, statusMessage: item.statusMessage });
+        }
+      }
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+  }
+  for (const r of sent) {
+    const id = r.fields[txn] as string;
+    if (latest.has(id)) continue;
+    const p = await payrail.payouts
+      .waitFor({ transactionId: id }, { timeoutMs: Math.max(1, deadline - Date.now()) })
+      .catch((err: unknown) => {
+        if (err instanceof WaitTimeoutError && err.last) return err.last as Payout;
+        throw err;
+      });
+    latest.set(id, p);
+  }
+
+  const byStatus: Partial<Record<PayoutStatus, number>> = {};
+  for (const r of sent) {
+    const now = latest.get(r.fields[txn] as string);
+    if (!now) continue;
+    r.fields[status] = now.status;
+    if (now.statusMessage) r.fields[message] = now.statusMessage;
+    byStatus[now.status] = (byStatus[now.status] ?? 0) + 1;
+  }
+  // Written whole to a file beside it, then renamed over it: an interruption leaves the old file, never half of one.
+  const temp = `${path}.tmp`;
+  await writeFile(temp, [header, ...records].map((r) => csvLine(r?.fields ?? [])).join(''));
+  await rename(temp, path);
+  const timedOut = sent.some((r) => !isFinal(r.fields[status] ?? ''));
+  return { byStatus, timedOut };
 }
 
 /** A row's outcome from its item verdict; a 4009 whose payout is this row's (an earlier, unrecorded run) is sent. */

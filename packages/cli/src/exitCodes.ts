@@ -35,7 +35,7 @@ export const Exit = {
   checkFailed: 7,
   /** Waiting timed out. */
   timeout: 8,
-  /** A batch finished with some rows not sent (see the result file). */
+  /** A batch finished with some rows not sent (see the result file), or a dry run found rows it would refuse. */
   partial: 9,
   /** Interrupted (SIGINT); a batch can be resumed by running the same command again. */
   interrupted: 130,
@@ -51,7 +51,7 @@ export const EXIT_CODE_HELP = `Exit codes:
   6  temporarily unavailable: rate limit, bank down, server error, unreachable (try again)
   7  check failed: payout FAILED/REFUNDED, webhook not genuine, ledger mismatch
   8  timed out waiting
-  9  batch finished with rows not sent (see the result file)
+  9  batch finished with rows not sent (see the result file); --dry-run: some rows would be refused
   130 interrupted (a batch resumes when run again)`;
 
 /** A failure found by the CLI itself, with the exit code it means. */

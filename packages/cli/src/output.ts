@@ -54,14 +54,29 @@ export class Output {
    * Errors always go to stderr, JSON with --json: stdout carries results only, so that
    * `payrail merchant create … --json > merchant.json` never writes an error into the file.
    */
-  error(err: unknown): void {
+  error(err: unknown, exitCode?: number): void {
     const described = describeError(err);
-    if (this.json) this.stderr.write(`${JSON.stringify({ error: described })}\n`);
-    else {
+    const extra = annotations.get(err as object);
+    if (this.json) {
+      const error = { ...described, ...extra?.fields, ...(exitCode === undefined ? {} : { exitCode }) };
+      this.stderr.write(`${JSON.stringify({ error })}\n`);
+    } else {
       const code = described.code === undefined ? '' : ` [${described.code}]`;
-      this.stderr.write(`payrail: ${described.message}${code}\n`);
+      this.stderr.write(`payrail: ${described.message}${code}\n${extra?.hint ? `${extra.hint}\n` : ''}`);
     }
   }
+}
+
+/** What a command adds to an error it lets through: a line of advice for people, fields for --json. */
+const annotations = new WeakMap<object, { hint?: string; fields?: Record<string, unknown> }>();
+
+/**
+ * Lets `err` through with advice attached (e.g. the generated reference to retry a credit with), without
+ * wrapping it: its class still decides the exit code and its JSON fields stay as they are.
+ */
+export function annotate<E extends object>(err: E, hint: string, fields: Record<string, unknown> = {}): E {
+  annotations.set(err, { hint, fields });
+  return err;
 }
 
 export function describeError(

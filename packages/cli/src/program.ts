@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { merchantCommands } from './commands/merchant.ts';
 import { operatorCommands } from './commands/operator.ts';
+import { reconCommands } from './commands/recon.ts';
 import { DEFAULT_URL } from './context.ts';
 import { EXIT_CODE_HELP } from './exitCodes.ts';
 
@@ -51,6 +52,7 @@ Examples:
     );
   program.commandsGroup('Operator commands (admin API):');
   operatorCommands(program);
+  reconCommands(program);
   program.commandsGroup('Merchant commands (through the SDK):');
   merchantCommands(program);
   program.commandsGroup('Other:');

@@ -160,6 +160,86 @@ describe('payout send --file', () => {
     expect(json.json).toMatchObject({ dryRun: true, rows: 5, pass: 2, failing: 3 });
   });
 
+  it(
+    '--wait records final statuses in the result file; bulk status shows a batch; exit 7 on a refund, 8 on a timeout',
+    { timeout: 120_000 },
+    async () => {
+      const m = await createMerchant(t.url, 'Bulk wait', '100.00');
+      const file = join(dir, 'wait.csv');
+      await writeFile(
+        file,
+        [
+          'sender_id,amount,beneficiary_name,account_number,ifsc',
+          'w-1,10.00,Asha Rao,100000000001,SBOX0000001',
+          'w-2,20.00,Ravi Kumar,100000000001,SBOX0000001',
+          'w-3,5.00,Meera Iyer,100000000002,SBOX0000001', // the sandbox fails it, then refunds it
+        ].join('\n'),
+      );
+      // --concurrency is still accepted (old scripts) but says it does nothing; it is gone from --help.
+      const run = await cli(
+        ['payout', 'send', '--file', file, '--wallet', m.wallet_id, '--wait', '--timeout', '60', '--concurrency', '8'],
+        envFor(m),
+      );
+      expect(run.code).toBe(7);
+      expect(run.stderr).toContain('--concurrency has no effect');
+      expect(run.stderr).toMatch(/Waiting up to 60 s for 3 payout\(s\) in 1 batch\(es\) to be final/);
+      expect(run.stdout).toContain('Final statuses: SUCCESS 2, REFUNDED 1 (recorded in the result file).');
+      const out = await results(join(dir, 'wait.results.csv'));
+      expect(out.map((r) => [r.sender_id, r.outcome, r.status])).toEqual([
+        ['w-1', 'sent', 'SUCCESS'],
+        ['w-2', 'sent', 'SUCCESS'],
+        ['w-3', 'sent', 'REFUNDED'],
+      ]);
+      const batchId = out[0]?.batch_id as string;
+
+      const [status, human] = await Promise.all([
+        cli(['bulk', 'status', '--batch-id', batchId, '--json'], envFor(m)),
+        cli(['bulk', 'status', '--batch-id', batchId], envFor(m)),
+      ]);
+      expect(status.code).toBe(0);
+      expect(status.json).toMatchObject({
+        batchId,
+        summary: { items: 3, accepted: 3, byStatus: { SUCCESS: 2, REFUNDED: 1 } },
+      });
+      expect(status.json.completedAt).not.toBeNull();
+      expect(status.json.items.map((i: { senderId: string; status: string }) => [i.senderId, i.status])).toEqual([
+        ['w-1', 'SUCCESS'],
+        ['w-2', 'SUCCESS'],
+        ['w-3', 'REFUNDED'],
+      ]);
+      expect(human.stdout).toMatch(/Payouts:\s+SUCCESS 2, REFUNDED 1/);
+      expect(human.stdout).toMatch(/#\s+SENDER ID\s+TRANSACTION ID\s+STATUS\s+UTR\s+MESSAGE/);
+
+      // Again with --json: every row is skipped, the statuses are read again; the JSON summary has them.
+      const again = await cli(
+        ['payout', 'send', '--file', file, '--wallet', m.wallet_id, '--wait', '--json'],
+        envFor(m),
+      );
+      expect(again.code).toBe(7);
+      expect(again.json).toMatchObject({ skipped: 3, sent: 0, final: { SUCCESS: 2, REFUNDED: 1 }, timedOut: false });
+
+      // A payout that stays PENDING: exit 8 when the time is up, with the status it had recorded.
+      const pending = join(dir, 'pending.csv');
+      await writeFile(pending, 'sender_id,amount,name,account,ifsc\nw-4,1.00,Meera Iyer,100000000003,SBOX0000001\n');
+      const timeout = await cli(
+        ['payout', 'send', '--file', pending, '--wallet', m.wallet_id, '--wait', '--timeout', '2', '--json'],
+        envFor(m),
+      );
+      expect(timeout.code).toBe(8);
+      expect(timeout.json).toMatchObject({ sent: 1, timedOut: true, final: { PENDING: 1 } });
+      expect((await results(join(dir, 'pending.results.csv')))[0]).toMatchObject({
+        sender_id: 'w-4',
+        status: 'PENDING',
+      });
+
+      const help = await cli(['payout', 'send', '--help']);
+      const text = help.stdout.replace(/\s+/g, ' '); // as wrapped for the terminal's width
+      expect(text).not.toContain('--concurrency');
+      expect(text).toContain('send nothing (exit 9: some would fail)');
+      expect(text).toContain('exit 0 when every row would be sent, 9 when at least one would not');
+    },
+  );
+
   it('refuses unusable files with exit 2', async () => {
     const m = await createMerchant(t.url, 'Bulk bad');
     const noColumn = join(dir, 'nocol.csv');

@@ -45,6 +45,32 @@ describe('help', () => {
     expect(version.stdout.trim()).toBe('0.1.0');
   });
 
+  it('with --json, argument errors are JSON on stderr too ({"error": …}, exit 2), and stdout stays empty', async () => {
+    const [unknownOption, badAmount, noSubcommand, missingOption, human] = await Promise.all([
+      cli(['payout', 'status', '--bogus', '--json']),
+      cli(['payout', 'send', '--amount', '10.001', '--json']),
+      cli(['wallet', '--json']),
+      cli(['bulk', 'status', '--json']),
+      cli(['payout', 'send', '--amount', '10.001']),
+    ]);
+    for (const [r, code, message] of [
+      [unknownOption, 'commander.unknownOption', "unknown option '--bogus'"],
+      [badAmount, 'commander.invalidArgument', "option '--amount <rupees>' argument '10.001' is invalid"],
+      [noSubcommand, 'commander.help', 'a subcommand is required here'],
+      [missingOption, 'commander.missingMandatoryOptionValue', "required option '--batch-id <id>' not specified"],
+    ] as const) {
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      // One JSON line and nothing else: no commander text, no help.
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.errJson.error).toMatchObject({ type: 'UsageError', code, exitCode: 2 });
+      expect(r.errJson.error.message).toContain(message);
+    }
+    // Without --json, commander's own text as before.
+    expect(human.code).toBe(2);
+    expect(human.stderr).toMatch(/^error: option '--amount <rupees>' argument '10\.001' is invalid/);
+  });
+
   it('missing credentials are usage errors that name the variables (exit 2); no server is exit 6', async () => {
     const [merchant, operator, down] = await Promise.all([
       cli(['balance', 'WL01JD3K8Q5W2V7X9Y0Z1A2B3C4D', '--json'], { PAYRAIL_URL: 'http://127.0.0.1:9' }),
@@ -56,6 +82,10 @@ describe('help', () => {
     expect(operator.code).toBe(2);
     expect(operator.stderr).toContain('PAYRAIL_ADMIN_TOKEN');
     expect(down.code).toBe(6);
-    expect(down.errJson.error).toMatchObject({ type: 'NetworkError', code: 'NETWORK_ERROR' });
+    expect(down.errJson.error).toMatchObject({ type: 'NetworkError', code: 'NETWORK_ERROR', exitCode: 6 });
+    // The request that found nobody there: method and URL.
+    expect(down.errJson.error.message).toMatch(
+      /^GET http:\/\/127\.0\.0\.1:9\/admin\/v1\/ledger\/verify did not answer/,
+    );
   });
 });

@@ -53,11 +53,18 @@ describe('merchant commands', () => {
     expect(v1.json.scheme).toBe('v1');
   });
 
-  it('payout send, status (by id and sender id) and balance', async () => {
+  // Eleven CLI processes, four of them at once: allow for a busy machine.
+  it('payout send, status (by id and sender id) and balance', { timeout: 120_000 }, async () => {
     const senderId = sid();
     const sent = await send(senderId, '100000000001', '--json', '--remarks', 'invoice 7');
     expect(sent.code).toBe(0);
-    expect(sent.json).toMatchObject({ senderId, status: 'INITIATED', amount: '100.00', remarks: 'invoice 7' });
+    expect(sent.json).toMatchObject({
+      senderId,
+      status: 'INITIATED',
+      amount: '100.00',
+      remarks: 'invoice 7',
+      alreadyExisted: false,
+    });
     const [byId, bySender, human, neither, unknown] = await Promise.all([
       run('payout', 'status', sent.json.transactionId, '--json'),
       run('payout', 'status', '--sender-id', senderId, '--json'),
@@ -70,15 +77,30 @@ describe('merchant commands', () => {
     expect(human.stdout).toMatch(/Transaction ID:\s+PT/);
     expect(human.stdout).toMatch(/Amount:\s+100\.00 INR via IMPS/);
     expect(neither.code).toBe(2);
-    // The same command again shows the same payout (no second one); another payout under the sender id is refused.
-    const [repeat, different] = await Promise.all([
+    // The same command again shows the same payout (no second one), and says it already existed: a flag in the
+    // JSON, a note on stderr for people; exit 0 either way. Another payout under the sender id is refused (exit 4).
+    const [repeat, repeatHuman, different, differentHuman] = await Promise.all([
       send(senderId, '100000000001', '--json', '--remarks', 'invoice 7'),
+      send(senderId, '100000000001', '--remarks', 'invoice 7'),
       send(senderId, '100000000002', '--json'),
+      send(senderId, '100000000002'),
     ]);
     expect(repeat.code).toBe(0);
-    expect(repeat.json.transactionId).toBe(sent.json.transactionId);
+    expect(repeat.json).toMatchObject({ transactionId: sent.json.transactionId, alreadyExisted: true });
+    expect(repeat.stderr).toBe('');
+    expect(repeatHuman.code).toBe(0);
+    expect(repeatHuman.stderr).toContain(
+      `Sender id ${senderId} already existed: this is payout ${sent.json.transactionId} made earlier`,
+    );
+    expect(repeatHuman.stdout).toMatch(/Transaction ID:\s+PT/);
     expect(different.code).toBe(4);
-    expect(different.errJson.error).toMatchObject({ type: 'ConflictError', code: 4009 });
+    expect(different.errJson.error).toMatchObject({ type: 'ConflictError', code: 4009, matchesRequest: false });
+    expect(different.errJson.error.existing.transactionId).toBe(sent.json.transactionId);
+    expect(differentHuman.code).toBe(4);
+    expect(differentHuman.stderr).toContain(
+      `Sender id ${senderId} belongs to payout ${sent.json.transactionId} (100.00 INR to 100000000001): ` +
+        'use another --sender-id for a new payout.',
+    );
     expect(unknown.code).toBe(5);
     expect(unknown.errJson.error).toMatchObject({ type: 'NotFoundError', code: 4103, httpStatus: 404 });
 
@@ -99,7 +121,7 @@ describe('merchant commands', () => {
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/Status:\s+SUCCESS/);
     expect(failed.code).toBe(7);
-    expect(failed.json.status).toBe('REFUNDED');
+    expect(failed.json).toMatchObject({ status: 'REFUNDED', alreadyExisted: false });
   });
 
   it('payout watch streams status changes; exit 8 on timeout, 0 on an awaited status', async () => {

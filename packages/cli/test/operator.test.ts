@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Payrail } from '@payrail/sdk';
+import { ConsoleSession } from '../../server/test/support/consoleClient.ts';
 import { eventually } from '../../server/test/support/webhookReceiver.ts';
 import { admin, cli, createMerchant, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from './support.ts';
 
@@ -131,6 +132,81 @@ describe('operator commands', () => {
     expect(show.json).toMatchObject({ balance: '1000.50', on_hold: '0.00', merchant_id: merchantId });
   });
 
+  it(
+    'wallet credit without --reference makes one up and prints it; a retry with it credits nothing more',
+    { timeout: 120_000 },
+    async () => {
+      const before = Number((await op('wallet', 'show', walletId, '--json')).json.balance);
+      const [human, json] = await Promise.all([
+        op('wallet', 'credit', walletId, '5.00'),
+        op('wallet', 'credit', walletId, '7.00', '--json'),
+      ]);
+      expect([human.code, json.code]).toEqual([0, 0]);
+      // Printed before the request is sent, so that it is known even when no answer comes.
+      const reference =
+        /^Crediting with reference (cli-[0-9A-HJKMNP-TV-Z]{26}) \(generated\); to retry this credit safely, add --reference \1\.$/m.exec(
+          human.stderr,
+        )?.[1] as string;
+      expect(reference).toBeDefined();
+      expect(human.stdout).toContain(`Reference:  ${reference} (generated; repeat with --reference ${reference})`);
+      expect(json.json).toMatchObject({
+        wallet_id: walletId,
+        reference: expect.stringMatching(/^cli-[0-9A-HJKMNP-TV-Z]{26}$/),
+        reference_generated: true,
+      });
+      expect(json.json.reference).not.toBe(reference);
+      // The retry the output advises is applied at most once.
+      const retry = await op('wallet', 'credit', walletId, '5.00', '--reference', reference, '--json');
+      expect(retry.code).toBe(0);
+      expect(retry.json).toMatchObject({ duplicate: true, reference, reference_generated: false });
+      const after = Number((await op('wallet', 'show', walletId, '--json')).json.balance);
+      expect(after - before).toBeCloseTo(12, 2);
+
+      // No answer (nothing listens): the error says how to retry without crediting twice; --json carries the reference.
+      const down = { ...env, PAYRAIL_URL: 'http://127.0.0.1:9' };
+      const [lost, lostJson] = await Promise.all([
+        cli(['wallet', 'credit', walletId, '5.00'], down),
+        cli(['wallet', 'credit', walletId, '5.00', '--json'], down),
+      ]);
+      expect([lost.code, lostJson.code]).toEqual([6, 6]);
+      const lostRef = /reference (cli-\w+)/.exec(lost.stderr)?.[1] as string;
+      expect(lost.stderr).toContain(
+        `The credit may have been applied: run the same command with --reference ${lostRef} (never twice).`,
+      );
+      expect(lostJson.errJson.error).toMatchObject({
+        type: 'NetworkError',
+        reference: expect.stringMatching(/^cli-/),
+        exitCode: 6,
+      });
+    },
+  );
+
+  it(
+    'operator create takes a piped password without --password-stdin; an empty pipe is a usage error',
+    { timeout: 120_000 },
+    async () => {
+      const password = 'a piped password of the operator';
+      const [piped, flagged, empty] = await Promise.all([
+        cli(['operator', 'create', 'piped@example.test', '--role', 'viewer', '--json'], env, {
+          stdin: `${password}\n`,
+        }),
+        cli(['operator', 'create', 'flagged@example.test', '--role', 'viewer', '--password-stdin'], env, {
+          stdin: password,
+        }),
+        cli(['operator', 'create', 'empty@example.test', '--role', 'viewer'], env, { stdin: '' }),
+      ]);
+      expect(piped.code).toBe(0);
+      expect(piped.json).toMatchObject({ email: 'piped@example.test', role: 'viewer' });
+      expect(flagged.code).toBe(0);
+      expect(empty.code).toBe(2);
+      expect(empty.stderr).toContain('no password on standard input');
+      // The password is the piped text without its line break: both operators sign in with it.
+      for (const email of ['piped@example.test', 'flagged@example.test']) {
+        await expect(ConsoleSession.signIn(t.url, email, password)).resolves.toBeInstanceOf(ConsoleSession);
+      }
+    },
+  );
+
   it('payouts list, show and resolve; collections list', async () => {
     const payrail = new Payrail({ baseUrl: t.url, apiKey: creds.api_key, secretKey: creds.secret_key });
     const pending = await payrail.payouts.initiate({
@@ -161,6 +237,59 @@ describe('operator commands', () => {
     // Only a PENDING payout can be resolved: a conflict is a refusal (exit 4).
     expect((await op('payouts', 'resolve', pending.transactionId, 'FAILED')).code).toBe(4);
   });
+
+  // Several CLIs in two rounds: allow for a busy machine.
+  it(
+    'payouts return: a SUCCESS payout becomes REFUNDED once, with the reason; others are refused',
+    { timeout: 120_000 },
+    async () => {
+      const payrail = new Payrail({ baseUrl: t.url, apiKey: creds.api_key, secretKey: creds.secret_key });
+      const [p, pending] = await Promise.all(
+        [
+          ['op-return-1', '100000000001'],
+          ['op-return-2', '100000000003'],
+        ].map(([senderId, accountNumber]) =>
+          payrail.payouts.initiate({
+            senderId: senderId as string,
+            walletId,
+            paymentMode: 'IMPS',
+            amount: '2.00',
+            beneficiary: { name: 'Asha Rao', accountNumber: accountNumber as string, ifsc: 'SBOX0000001' },
+          }),
+        ),
+      );
+      const [done] = await Promise.all([
+        payrail.payouts.waitFor({ transactionId: p!.transactionId }, { intervalMs: 20 }),
+        payrail.payouts.waitFor({ transactionId: pending!.transactionId }, { until: 'PENDING', intervalMs: 20 }),
+      ]);
+      expect(done.status).toBe('SUCCESS');
+      const balance = async () => (await payrail.wallets.balance(walletId)).balance;
+      const before = await balance();
+      const [missing, returned] = await Promise.all([
+        op('payouts', 'return', p!.transactionId),
+        op('payouts', 'return', p!.transactionId, '--reason', 'Beneficiary account closed', '--json'),
+      ]);
+      expect(missing.code).toBe(2);
+      expect(returned.code).toBe(0);
+      expect(returned.json).toMatchObject({
+        status: 'REFUNDED',
+        utr_number: done.utr,
+        status_message: 'Returned by the beneficiary bank: Beneficiary account closed',
+        return_reason: 'Beneficiary account closed',
+      });
+      // Again: answered as it is (exit 0), the money came back once. Only a SUCCESS payout can be returned: a
+      // conflict is a refusal (exit 4); an unknown payout exits 5.
+      const [again, refused, unknown] = await Promise.all([
+        op('payouts', 'return', p!.transactionId, '--reason', 'Second report'),
+        op('payouts', 'return', pending!.transactionId, '--reason', 'x'),
+        op('payouts', 'return', 'PT01JD3K8Q5W2V7X9Y0Z1A2B3C4D', '--reason', 'x'),
+      ]);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toMatch(/Returned:\s+\S+: Beneficiary account closed/);
+      expect([refused.code, unknown.code]).toEqual([4, 5]);
+      expect(Number(await balance()) - Number(before)).toBeCloseTo(2, 2);
+    },
+  );
 
   it('webhooks deliveries and replay', async () => {
     const payrail = new Payrail({ baseUrl: t.url, apiKey: creds.api_key, secretKey: creds.secret_key });
@@ -301,6 +430,14 @@ describe('admin token precedence and merchant list', { timeout: 120_000 }, () =>
       expect(r.errJson.error.message).toContain(refused(source));
     }
     expect(file.errJson.error.message).toContain('pass --admin-token or set PAYRAIL_ADMIN_TOKEN');
+    // What to do depends on where the refused token came from.
+    expect(file.errJson.error.message).toContain(
+      'that file holds the token a server generated when started from this folder without PAYRAIL_ADMIN_TOKEN',
+    );
+    expect(badEnv.errJson.error.message).toContain(
+      'set PAYRAIL_ADMIN_TOKEN to the token that server was started with, or pass --admin-token',
+    );
+    expect(badFlag.errJson.error.message).toContain('check the value of --admin-token');
     expect(none.code).toBe(2);
     expect(none.stdout).toBe('');
     expect(none.errJson.error.message).toMatch(/admin token missing: pass --admin-token or set PAYRAIL_ADMIN_TOKEN/);

@@ -48,7 +48,12 @@ export function cleanEnv(extra: Record<string, string | undefined>): NodeJS.Proc
 export function cli(
   args: string[],
   env: Record<string, string | undefined> = {},
-  options: { cwd?: string; onStderr?: (text: string, child: ReturnType<typeof spawn>) => void } = {},
+  options: {
+    cwd?: string;
+    onStderr?: (text: string, child: ReturnType<typeof spawn>) => void;
+    /** Written to the child's standard input, which is then closed (e.g. `--password-stdin`). */
+    stdin?: string;
+  } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...CLI_ARGS, ...args], { env: cleanEnv(env), cwd: options.cwd });
@@ -60,6 +65,7 @@ export function cli(
       options.onStderr?.(stderr, child);
     });
     child.on('error', reject);
+    if (options.stdin !== undefined) child.stdin.end(options.stdin);
     child.on('close', (code) => {
       resolve({ code, stdout, stderr, json: parseJson(stdout), errJson: parseJson(stderr) });
     });

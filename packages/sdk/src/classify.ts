@@ -4,6 +4,7 @@ import {
   BatchRejectedError,
   BankUnavailableError,
   ConflictError,
+  DecryptionError,
   InsufficientFundsError,
   LimitExceededError,
   NotFoundError,
@@ -61,7 +62,7 @@ const PAYOUT: Record<number, ErrorClass> = {
 const COLLECTION: Record<number, ErrorClass> = {
   4000: ValidationError,
   4008: AuthenticationError,
-  4014: ValidationError,
+  4014: DecryptionError,
   4103: ValidationError,
   4104: NotFoundError,
   4105: ValidationError,
@@ -90,19 +91,28 @@ export function toError(r: Refusal): PayrailError {
   };
   const code = typeof r.code === 'number' ? r.code : undefined;
   if (code === 4290 || r.httpStatus === 429) return new RateLimitError({ ...options, retryAfterMs: r.retryAfterMs });
-  if (code === 5000 || r.httpStatus >= 500) {
-    // 4014 with HTTP 503 is the bank being down, not the server.
-    if (code === 4014 && r.family === 'payout') return new BankUnavailableError(options);
-    return new ServerError(options);
-  }
+  if (code === 4014) return bankDown(r) ? new BankUnavailableError(options) : new DecryptionError(options);
+  if (code === 5000 || r.httpStatus >= 500) return new ServerError(options);
   if ((code === 4009 && r.family === 'payout') || ((code === 4112 || code === 4113) && r.family === 'collection')) {
     return new ConflictError({ ...options, existing: r.existing });
   }
-  if (code === 4014 && r.family === 'payout') return new ValidationError(options); // undecryptable payload (HTTP 400)
   if (r.httpStatus === 409) return new ConflictError({ ...options, existing: r.existing });
   const table = r.family === 'payout' ? PAYOUT : r.family === 'collection' ? COLLECTION : TOKEN;
   const cls = (code !== undefined ? table[code] : undefined) ?? byHttpStatus(r.httpStatus);
   return new cls(options);
+}
+
+/**
+ * 4014 means two things (packages/protocol codes.ts): "Bank down for maintenance" (HTTP 503, payout initiation
+ * only: a retryable refusal) and "Payload could not be decrypted" (HTTP 400, any encrypted route: never cured by
+ * retrying). The HTTP status tells them apart; the message decides when a proxy rewrote the status, and the route
+ * when neither says: collections have no bank to be down.
+ */
+function bankDown(r: Refusal): boolean {
+  if (r.family !== 'payout') return false;
+  if (/bank down/i.test(r.message)) return true;
+  if (/decrypt/i.test(r.message)) return false;
+  return r.httpStatus === 503;
 }
 
 /** True for a refusal of the token itself, which a fresh token may cure. */

@@ -56,11 +56,18 @@ interface Answer {
   body: Record<string, unknown> | undefined;
 }
 
-function describeNetworkFailure(err: unknown): { code: string; message: string } {
+/**
+ * `fetch failed: ECONNREFUSED` alone does not say which server was called: the message names the method and the
+ * URL, without its query (status lookups carry references there).
+ */
+function describeNetworkFailure(err: unknown, target: string, timeoutMs: number): { code: string; message: string } {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError') return { code: 'TIMEOUT', message: 'No answer within the time allowed' };
+  if (e.name === 'TimeoutError') {
+    return { code: 'TIMEOUT', message: `${target}: no answer within ${timeoutMs} ms (timeoutMs)` };
+  }
   const cause = e.cause?.code ?? e.cause?.message;
-  return { code: 'NETWORK_ERROR', message: cause ? `${e.message ?? 'fetch failed'}: ${cause}` : String(e.message) };
+  const what = cause ? `${e.message ?? 'fetch failed'}: ${cause}` : String(e.message);
+  return { code: 'NETWORK_ERROR', message: `${target}: ${what}` };
 }
 
 /** Transport, token and crypto shared by every resource of one `Payrail` client. */
@@ -91,6 +98,8 @@ export class Core {
       throw config(`baseUrl must be an absolute http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw config('baseUrl must be http or https');
+    // fetch refuses such a URL on every call, with the password in its message: refuse it once, here, without it.
+    if (url.username || url.password) throw config('baseUrl must not contain a user name or password');
     if (!options.apiKey || !options.secretKey) throw config('apiKey and secretKey are required');
     const scheme = options.scheme ?? 'v2';
     if (scheme !== 'v1' && scheme !== 'v2') throw config(`scheme must be 'v1' or 'v2'`);
@@ -201,7 +210,7 @@ export class Core {
       } catch (err) {
         if (spec.signal?.aborted) throw this.aborted(spec, err);
         if (err instanceof PayrailError) throw err;
-        const { code, message } = describeNetworkFailure(err);
+        const { code, message } = describeNetworkFailure(err, this.target(spec), this.timeoutMs);
         const error = new NetworkError({ code, message, operation: spec.operation, cause: err });
         // The request may have reached the server and been carried out; only the answer is missing.
         ambiguous = true;
@@ -287,6 +296,12 @@ export class Core {
       }
       return { ok: false, error, data, ambiguous };
     }
+  }
+
+  /** `POST https://host/base/path`: the request as an error message names it (no query). */
+  private target(spec: RequestSpec): string {
+    const url = new URL(this.baseUrl + spec.path);
+    return `${spec.method} ${url.origin}${url.pathname}`;
   }
 
   private aborted(spec: RequestSpec, cause?: unknown): NetworkError {

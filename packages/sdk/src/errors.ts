@@ -73,6 +73,15 @@ export class AuthenticationError extends PayrailError {}
 /** The request is malformed or a field is invalid (4000, 4003–4008, 4012, 4014 undecryptable, 4016, 4017, 41xx, 4201). */
 export class ValidationError extends PayrailError {}
 
+/**
+ * The server could not decrypt or read the request's payload (4014 with HTTP 400, "Payload could not be
+ * decrypted"): the payload was not sealed with this merchant's secret key under the token's scheme, or a proxy
+ * altered the body. Sending it again cannot help; check `secretKey` and `scheme`. On payout initiation the same
+ * code 4014 with HTTP 503 means the bank is down: that one is a `BankUnavailableError`. A subclass of
+ * `ValidationError`, as 4014 (undecryptable) always was, so existing `catch` branches still see it.
+ */
+export class DecryptionError extends ValidationError {}
+
 /** The wallet balance does not cover the payout (4002). */
 export class InsufficientFundsError extends PayrailError {}
 
@@ -103,14 +112,23 @@ export class NotFoundError extends PayrailError {}
 
 /**
  * The `senderId` was used before (4009 payouts, 4112 collections). `existing` is the transaction that holds it
- * when the server sent it.
+ * when the server sent it. `matchesRequest` is true when that transaction has this request's wallet, mode, amount
+ * and beneficiary, i.e. it is the one asked for (made by an earlier run): `{ onDuplicate: 'return' }` returns it
+ * instead of throwing. False when the reference holds a different transaction; undefined when unknown.
  */
 export class ConflictError<T = unknown> extends PayrailError {
   readonly existing: T | undefined;
+  readonly matchesRequest: boolean | undefined;
 
-  constructor(options: PayrailErrorOptions & { existing?: T }) {
+  constructor(options: PayrailErrorOptions & { existing?: T; matchesRequest?: boolean }) {
     super(options);
     this.existing = options.existing;
+    this.matchesRequest = options.matchesRequest;
+  }
+
+  override toJSON() {
+    const json = super.toJSON();
+    return this.matchesRequest === undefined ? json : { ...json, matchesRequest: this.matchesRequest };
   }
 }
 

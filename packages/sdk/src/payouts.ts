@@ -107,18 +107,18 @@ export class Payouts {
     const existing = outcome.data
       ? readData(outcome, 'payouts.initiate', toPayout)
       : await this.get({ senderId: input.senderId }, options).catch(() => undefined);
-    const conflict = new ConflictError<Payout>({
+    const matches = existing ? payoutMatches(existing, input) : undefined;
+    // A lost answer whose request did land, or a batch being resumed: this is the payout asked for.
+    if (existing && matches && (outcome.ambiguous || options.onDuplicate === 'return')) return existing;
+    return new ConflictError<Payout>({
       code: error.code,
-      message: error.message,
+      message: duplicateMessage(error.message, input.senderId, existing, matches),
       operation: error.operation,
       httpStatus: error.httpStatus,
       requestId: error.requestId,
       existing,
+      matchesRequest: matches,
     });
-    if (!existing || !payoutMatches(existing, input)) return conflict;
-    // A lost answer whose request did land, or a batch being resumed: this is the payout asked for.
-    if (outcome.ambiguous || options.onDuplicate === 'return') return existing;
-    return conflict;
   }
 
   /** The payout with this transactionId or senderId (exactly one). */
@@ -197,7 +197,13 @@ export class Payouts {
     }
     if (error instanceof ConflictError) {
       if (result && (outcome.ambiguous || options.onDuplicate === 'return')) return result;
-      throw new ConflictError<BulkResult>({ ...errorOptions(error), existing: result });
+      throw new ConflictError<BulkResult>({
+        ...errorOptions(error),
+        message:
+          `${error.message}: batchId ${input.batchId} was sent before (\`existing\` holds its verdicts); ` +
+          `pass { onDuplicate: 'return' } to get that batch back instead of this error`,
+        existing: result,
+      });
     }
     throw error;
   }
@@ -219,6 +225,29 @@ export class Payouts {
     if (!outcome.ok) throw outcome.error;
     return readData(outcome, operation, toBulkStatus);
   }
+}
+
+/**
+ * The 4009 message says what to do: the server's "Duplicate client reference" alone does not tell a rerun of the
+ * same payout (fetch it, or pass onDuplicate: 'return') from a reference reused for a different one.
+ */
+function duplicateMessage(
+  server: string,
+  senderId: string,
+  existing: Payout | undefined,
+  matches: boolean | undefined,
+): string {
+  if (!existing) {
+    return (
+      `${server}: senderId ${senderId} is already used; with { onDuplicate: 'return' } initiate returns the ` +
+      `existing payout when it matches this request`
+    );
+  }
+  const held = `senderId ${senderId} already holds payout ${existing.transactionId} (${existing.status})`;
+  return matches
+    ? `${server}: ${held} with these same details; pass { onDuplicate: 'return' } to get it back instead of this error`
+    : `${server}: ${held} with different details (wallet, mode, amount or beneficiary); { onDuplicate: 'return' } ` +
+        `returns only a payout that matches the request, so use a new senderId for a new payout`;
 }
 
 const errorOptions = (e: PayrailError) => ({

@@ -4,6 +4,7 @@ import {
   BankRejectedError,
   BankUnavailableError,
   ConflictError,
+  DecryptionError,
   InsufficientFundsError,
   LimitExceededError,
   NotFoundError,
@@ -161,17 +162,25 @@ describe.each<Scheme>(['v2', 'v1'])('payouts with scheme %s', (scheme) => {
       operation: 'payouts.initiate',
     });
     expect((conflict.existing as Payout).transactionId).toBe(first.transactionId);
+    // The message says which payout holds the senderId and how to get it back instead of an error.
+    expect(conflict.matchesRequest).toBe(true);
+    expect(conflict.message).toContain(`senderId ${input.senderId} already holds payout ${first.transactionId}`);
+    expect(conflict.message).toContain("pass { onDuplicate: 'return' } to get it back");
     // Resuming a batch: the same request returns the payout that holds the senderId.
     const again = await payrail.payouts.initiate(input, { onDuplicate: 'return' });
     expect(again.transactionId).toBe(first.transactionId);
     // A different payout under the same senderId is never taken for it.
-    await expectError(
+    const different = await expectError(
       payrail.payouts.initiate({ ...input, amount: '101.00' }, { onDuplicate: 'return' }),
       ConflictError,
       {
         code: 4009,
       },
     );
+    expect(different.matchesRequest).toBe(false);
+    expect((different.existing as Payout).transactionId).toBe(first.transactionId);
+    expect(different.message).toMatch(/with different details .*onDuplicate: 'return'.* use a new senderId/);
+    expect(different.toJSON()).toMatchObject({ type: 'ConflictError', matchesRequest: false });
   });
 });
 
@@ -313,5 +322,29 @@ describe('payout errors, one class per family', () => {
     expect(rejected.toJSON()).toMatchObject({ type: 'BankRejectedError', code: 4013, operation: 'payouts.initiate' });
     // Nothing was taken from the wallet by the refusals.
     expect((await payrail.wallets.balance(m.wallet_id)).balance).toBe('500.00');
+  });
+
+  it('the other 4014, a payload the server cannot decrypt, is a DecryptionError (not retried, not bank down)', async () => {
+    let initiations = 0;
+    // The real server's answer to a payload sealed with other keys: the body is swapped on its way out.
+    const tampering: typeof fetch = (input, init) => {
+      if (String(input).endsWith('/payout/v1/initiate')) {
+        initiations++;
+        const payload = Buffer.from('not sealed with this merchant’s key').toString('base64');
+        return fetch(input, { ...init, body: JSON.stringify({ payload }) });
+      }
+      return fetch(input, init);
+    };
+    const payrail = clientFor(t.url, m, { fetch: tampering });
+    const err = await expectError(payrail.payouts.initiate(payoutInput(m.wallet_id)), DecryptionError, {
+      code: 4014,
+      httpStatus: 400,
+      operation: 'payouts.initiate',
+    });
+    expect(err).toBeInstanceOf(ValidationError); // as 4014 (undecryptable) always was
+    expect(err).not.toBeInstanceOf(BankUnavailableError);
+    expect(err.retryable).toBe(false);
+    expect(err.message).toMatch(/decrypt/i);
+    expect(initiations).toBe(1);
   });
 });

@@ -3,13 +3,18 @@ import type { AddressInfo } from 'node:net';
 import { encryptJson } from '@payrail/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backoffDelay, RequestBudget, retryAfterMs } from '../src/backoff.ts';
+import { freePort } from '../../server/test/support/childServer.ts';
+import { toError } from '../src/classify.ts';
 import {
   BankUnavailableError,
+  ConfigurationError,
+  DecryptionError,
   InsufficientFundsError,
   NetworkError,
   Payrail,
   RateLimitError,
   ServerError,
+  ValidationError,
 } from '../src/index.ts';
 import {
   admin,
@@ -296,5 +301,69 @@ describe('initiation: retried only with the same senderId, never twice', () => {
     } finally {
       await p.close();
     }
+  });
+});
+
+describe('errors say what failed', () => {
+  it('a NetworkError names the method and URL it could not reach (no query)', async () => {
+    const port = await freePort(); // nothing listens there
+    const refused = await new Payrail({
+      baseUrl: `http://127.0.0.1:${port}/api`,
+      ...KEYS,
+      retry: { retries: 0 },
+    }).wallets
+      .balance('WL1')
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(NetworkError);
+    expect((refused as NetworkError).message).toBe(
+      `POST http://127.0.0.1:${port}/api/v1/auth/client-token: fetch failed: ECONNREFUSED`,
+    );
+    // fetch refuses a URL with credentials, naming them: the client refuses it when made, without them.
+    const withPassword = (() => {
+      try {
+        return new Payrail({ baseUrl: `http://user:pass-word@127.0.0.1:${port}`, ...KEYS });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(withPassword).toBeInstanceOf(ConfigurationError);
+    expect((withPassword as Error).message).not.toContain('pass-word');
+
+    // A status read is a GET with a query: the message names the route, not the looked-up references.
+    const s = await scripted([(res) => res.socket?.destroy()]);
+    try {
+      const cut = await s
+        .client({ retry: { retries: 0 } })
+        .payouts.get({ senderId: 'invoice-secret-1001' })
+        .catch((e: unknown) => e);
+      expect(cut).toBeInstanceOf(NetworkError);
+      expect((cut as NetworkError).message).toMatch(new RegExp(`^GET ${s.url}/payout/v1/status: fetch failed`));
+      expect((cut as NetworkError).message).not.toContain('invoice-secret-1001');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('4014 follows the message and the route: bank down is BankUnavailableError, undecryptable DecryptionError', () => {
+    const classify = (family: 'payout' | 'collection', httpStatus: number, message: string) =>
+      toError({ family, operation: 'payouts.initiate', httpStatus, code: 4014, message });
+    const cases = [
+      // The server's own pairs (packages/protocol codes.ts).
+      [classify('payout', 503, 'Bank down for maintenance'), BankUnavailableError],
+      [classify('payout', 400, 'Payload could not be decrypted'), DecryptionError],
+      [classify('collection', 400, 'Payload could not be decrypted'), DecryptionError],
+      // A proxy that rewrote the status: the message decides.
+      [classify('payout', 502, 'Payload could not be decrypted'), DecryptionError],
+      [classify('payout', 400, 'Bank down for maintenance'), BankUnavailableError],
+      // No telling message: the status decides on payouts; collections have no bank to be down.
+      [classify('payout', 503, ''), BankUnavailableError],
+      [classify('payout', 400, 'Invalid item: not a JSON object'), DecryptionError],
+      [classify('collection', 503, ''), DecryptionError],
+    ] as const;
+    for (const [err, cls] of cases) {
+      expect(err).toBeInstanceOf(cls);
+      expect(err.retryable).toBe(cls === BankUnavailableError);
+    }
+    expect(classify('payout', 400, 'Payload could not be decrypted')).toBeInstanceOf(ValidationError);
   });
 });

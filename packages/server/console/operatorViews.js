@@ -23,6 +23,7 @@ import {
 } from './lib.js';
 import { timelineEvents } from './timeline.js';
 import { BATCH_ID, BatchDetail, batchColumns, batchHref } from './batchViews.js';
+import { Reconciliation, ReconciliationRun } from './reconciliationViews.js';
 
 const RANK = { viewer: 0, finance: 1, admin: 2 };
 const can = (session, role) => RANK[session.operator.role] >= RANK[role];
@@ -43,6 +44,7 @@ export function operatorNav(role) {
     ['#/webhooks', 'Webhooks'],
     ['#/approvals', 'Approvals'],
     ['#/ledger', 'Ledger'],
+    ['#/reconciliation', 'Reconciliation'],
     ['#/audit', 'Audit log'],
     ...(role === 'admin' ? [['#/operators', 'Operators']] : []),
   ];
@@ -77,7 +79,53 @@ function Overview() {
           <h2 id="chart-h" style="margin-top:0">Payouts per status, last 24 hours</h2>
           <${PayoutChart} hours=${s.payouts_per_hour} />
         </section>`
-    }`;
+    }
+    <${Connectors} />`;
+}
+
+/** Each connector's routes and health; for the upstream, whether its account covers what merchants hold. */
+function Connectors() {
+  const list = useLoad(() => api('GET', '/admin/v1/connectors'), []);
+  const connectors = list.data?.connectors ?? [];
+  const short = connectors.filter((c) => c.treasury?.coverage && Number(c.treasury.coverage) < 1);
+  return html`<section class="card" aria-labelledby="connectors-h" data-testid="connectors">
+    <h2 id="connectors-h" style="margin-top:0">Connectors</h2>
+    <${ErrorNotice} error=${list.error} />
+    ${short.map(
+      (c) => html`<${Notice} kind="warn">
+        <p data-testid="coverage-warning">
+          <strong>The ${c.name} account does not cover what merchants hold:</strong> balance
+          ${rupees(c.treasury.upstream_balance)} for ${rupees(c.treasury.owed)} owed (coverage ${c.treasury.coverage}).
+          Top it up before payouts wait on it.
+        </p>
+      </${Notice}>`,
+    )}
+    <table>
+      <thead>
+        <tr>
+          <th>Connector</th>
+          <th>Modes</th>
+          <th>Health</th>
+          <th>Balance</th>
+          <th>Owed</th>
+          <th>Coverage</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${connectors.map(
+          (c) =>
+            html`<tr>
+              <td>${c.name}</td>
+              <td>${c.routes.join(', ') || '—'}</td>
+              <td title=${c.last_failure || ''}>${c.healthy ? 'answering' : `failing: ${c.last_failure || ''}`}</td>
+              <td class="num">${c.treasury ? rupees(c.treasury.upstream_balance) : '—'}</td>
+              <td class="num">${c.treasury ? rupees(c.treasury.owed) : '—'}</td>
+              <td class="num">${c.treasury?.coverage ?? '—'}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </section>`;
 }
 
 function CredentialsOnce({ creds, onDone }) {
@@ -380,7 +428,7 @@ function Wallet({ session, params: [id] }) {
             r.credit_request_id
               ? {
                   kind: 'warn',
-                  text: `₹${r.amount} is above the approval threshold: request ${r.credit_request_id} waits for a second operator.`,
+                  text: `₹${r.amount} takes your credits to this wallet in 24 hours above the approval threshold: request ${r.credit_request_id} waits for a second operator.`,
                 }
               : {
                   kind: 'ok',
@@ -537,6 +585,11 @@ function PayoutDetail({ session, params: [id] }) {
           <dd>${beneficiaryText(p)}</dd>
           <dt>UTR</dt>
           <dd>${p.utr_number || '—'}</dd>
+          ${
+            p.returned_at &&
+            html`<dt>Returned</dt>
+              <dd>${when(p.returned_at)}: ${p.return_reason}</dd>`
+          }
           <dt>Created</dt>
           <dd>${when(p.timestamps ? p.timestamps.created_at : p.created_at)}</dd>
         </dl>
@@ -564,6 +617,30 @@ function PayoutDetail({ session, params: [id] }) {
             <select id="r-status" name="status"><option value="SUCCESS">SUCCESS</option><option value="FAILED">FAILED (refunded)</option></select>
           </${Field}>
           <${Field} id="r-utr" label="UTR (optional)"><input id="r-utr" name="utr_number" maxlength="40" /></${Field}>
+        </div>
+      </${ActionForm}>
+    </section>`
+    }
+    ${
+      p &&
+      p.status === 'SUCCESS' &&
+      can(session, 'finance') &&
+      html`<section class="card" aria-labelledby="return-h">
+      <h2 id="return-h" style="margin-top:0">Record a return by the bank</h2>
+      <p>The bank sent this transfer's money back: the amount goes back to the wallet and the merchant is told why.</p>
+      <${ActionForm}
+        label="Return payout"
+        submit="Return"
+        danger=${true}
+        action=${async (form) => {
+          await api('POST', `/admin/v1/payouts/${enc(id)}/return`, { reason: String(form.get('reason') || '').trim() });
+          reload();
+        }}
+      >
+        <div class="row" style="margin-bottom:0.75rem">
+          <${Field} id="rt-reason" label="Reason (the merchant sees it)">
+            <input id="rt-reason" name="reason" required maxlength="255" placeholder="Beneficiary account closed" />
+          </${Field}>
         </div>
       </${ActionForm}>
     </section>`
@@ -713,8 +790,9 @@ function Approvals({ session }) {
   };
   return html`<h1>Credit approvals</h1>
     <p class="muted">
-      A credit above the approval threshold made by an operator waits here until a different finance or admin operator
-      approves it.
+      A credit made by an operator that takes their credits to a wallet in 24 hours above the approval threshold waits
+      here until a different, independent finance or admin operator approves it: not one whose account, role or password
+      came from the requester, nor one set up by the same operator as the requester.
     </p>
     <${ErrorNotice} error=${list.error} />
     <${Table}
@@ -782,7 +860,11 @@ function Audit() {
         { label: 'Role', render: (e) => e.actor_role },
         { label: 'Action', render: (e) => e.action },
         { label: 'Target', id: true, render: (e) => e.target },
-        { label: 'Outcome', render: (e) => html`<${Badge} value=${e.outcome} /> ${e.http_status}` },
+        {
+          label: 'Outcome',
+          // A counted row stands for that many refusals from one address within the minute.
+          render: (e) => html`<${Badge} value=${e.outcome} /> ${e.http_status}${e.count > 1 ? ` × ${e.count}` : ''}`,
+        },
         { label: 'From', render: (e) => e.client_address },
         { label: 'Detail', render: (e) => e.detail },
       ]}
@@ -858,6 +940,8 @@ export const operatorRoutes = [
   [/^\/webhooks$/, Webhooks],
   [/^\/approvals$/, Approvals],
   [/^\/ledger$/, Ledger],
+  [/^\/reconciliation$/, Reconciliation],
+  [/^\/reconciliation\/(RR[0-9A-Z]{26})$/, ReconciliationRun],
   [/^\/audit$/, Audit],
   [/^\/operators$/, Operators],
 ];

@@ -21,7 +21,7 @@ export function timelineEvents(data, tx) {
       else if (kind === 'error') title = 'Connector error';
       else title = from && status ? `${from} → ${status}` : String(status || kind);
       const reason = isWebhook ? null : pick(e, 'reason', 'message', 'status_message');
-      const parts = [reason, pick(e, 'actor') && `by ${pick(e, 'actor')}`];
+      const parts = [reason, pick(e, 'utr') && `UTR ${pick(e, 'utr')}`, pick(e, 'actor') && `by ${pick(e, 'actor')}`];
       if (isWebhook && pick(e, 'duration_ms') !== undefined) parts.push(`${pick(e, 'duration_ms')} ms`);
       events.push({
         at: pick(e, 'at', 'time', 'created_at', 'attempted_at'),

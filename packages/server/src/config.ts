@@ -1,6 +1,8 @@
 import { parseRupees } from '@payrail/protocol';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { loadRedisSentinel, type RedisSentinelSettings } from './redisConfig.ts';
+import { loadConnectorSettings, type ConnectorSettings } from './connectorConfig.ts';
 
 export type Mode = 'sandbox' | 'live';
 
@@ -11,6 +13,8 @@ export interface Config {
   databaseUrl?: string;
   dataDir: string;
   redisUrl?: string;
+  /** Redis through Sentinel (PAYRAIL_REDIS_SENTINELS, redisConfig.ts) instead of REDIS_URL's single node. */
+  redisSentinel?: RedisSentinelSettings;
   /** Prefix of every Redis key, so that several deployments (or test runs) can share one Redis. */
   redisPrefix: string;
   mode: Mode;
@@ -48,7 +52,10 @@ export interface Config {
   consoleSignInFailures: number;
   /** PostgreSQL: longest wait for a connection (new, or a free one of the pool); 0 = no limit. */
   dbConnectTimeoutMs: number;
-  /** PostgreSQL: longest a statement may run (statement_timeout; the client gives up 2 s later); 0 = no limit. */
+  /**
+   * PostgreSQL: longest a statement may take; the client gives up then (a server that no longer answers), and
+   * PostgreSQL's statement_timeout cancels a little earlier (pgDatabase.ts); 0 = no limit.
+   */
   dbStatementTimeoutMs: number;
   /**
    * PAYRAIL_ALLOW_SANDBOX_DATA_IN_LIVE: start in live mode on a database that was used in sandbox mode (its
@@ -85,6 +92,8 @@ export interface Config {
   masterKey?: Buffer;
   /** PAYRAIL_MASTER_KEY_PREVIOUS: still opens values sealed under it while a master-key rotation runs. */
   masterKeyPrevious?: Buffer;
+  /** PAYRAIL_CONNECTOR, PAYRAIL_CONNECTOR_ROUTES and each connector's own settings (connectorConfig.ts). */
+  connectors: ConnectorSettings;
 }
 
 export class ConfigError extends Error {
@@ -243,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: nonEmpty(env.DATABASE_URL),
     dataDir: resolve(env.PAYRAIL_DATA_DIR || './data'),
     redisUrl: nonEmpty(env.REDIS_URL),
+    redisSentinel: loadRedisSentinel(env),
     redisPrefix: env.PAYRAIL_REDIS_PREFIX || 'payrail:',
     mode,
     adminToken: liveSecret(env, 'PAYRAIL_ADMIN_TOKEN', mode),
@@ -281,5 +291,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: env.PAYRAIL_PUBLIC_URL ? parsePublicUrl('PAYRAIL_PUBLIC_URL', env.PAYRAIL_PUBLIC_URL) : undefined,
     pspNotifySecret: pspSecret(env, 'PAYRAIL_PSP_NOTIFY_SECRET'),
     ...masterKeys(env, mode),
+    connectors: loadConnectorSettings(env, mode),
   };
 }

@@ -15,14 +15,20 @@ async function main() {
     }
     throw err;
   }
-  await runServer(config, ({ generatedAdminToken }) => {
-    if (!generatedAdminToken) return;
-    // Shown on the terminal, deliberately not through the logger, so it never lands in shipped logs.
-    process.stdout.write(
-      `\nAdmin token (kept in ${join(config.dataDir, 'admin-token')}): ${generatedAdminToken}\n` +
-        `Set PAYRAIL_ADMIN_TOKEN to choose your own.\n\n`,
-    );
-  });
+  // Lines for people go to stderr, so that stdout carries only the JSON log.
+  const say = (line: string) => process.stderr.write(`${line}\n`);
+  await runServer(
+    config,
+    ({ generatedAdminToken }) => {
+      if (!generatedAdminToken) return;
+      // Shown on the terminal, deliberately not through the logger, so it never lands in shipped logs.
+      process.stderr.write(
+        `\nAdmin token (kept in ${join(config.dataDir, 'admin-token')}): ${generatedAdminToken}\n` +
+          `Set PAYRAIL_ADMIN_TOKEN to choose your own.\n\n`,
+      );
+    },
+    say,
+  );
   process.exit(0);
 }
 

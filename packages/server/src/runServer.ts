@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { createServer } from './server.ts';
+import { listeningLine, preparingLine, removeStaleAdminTokenFile, shownPath } from './startupMessages.ts';
 
 export interface Started {
   address: string;
@@ -13,18 +14,33 @@ export interface Started {
 /**
  * Starts the server and the worker, reports once it listens, and resolves after a graceful stop on SIGTERM or
  * SIGINT (in-flight requests and background steps finish first; a stop that hangs exits 1 after 20 s).
- * Shared by `npm start` and `payrail serve`.
+ * Shared by `npm start` and `payrail serve`. `say` receives the lines for people (startupMessages.ts): what the
+ * start is doing, then the address, the console and where the admin token is.
  */
-export async function runServer(config: Config, onStarted: (started: Started) => void): Promise<void> {
+export async function runServer(
+  config: Config,
+  onStarted: (started: Started) => void,
+  say: (line: string) => void = () => undefined,
+): Promise<void> {
   const logger = createLogger(config.logLevel);
+  say(preparingLine(config));
   const server = await createServer(config, { logger });
+  // Only now: a start refused because another server holds the data directory must not touch that server's file.
+  await removeStaleAdminTokenFile(config).then(
+    (removed) => {
+      if (removed) say(`Removed ${shownPath(removed)}: it held another token, and PAYRAIL_ADMIN_TOKEN is in force.`);
+    },
+    (err: Error) => say(`Could not remove the stale admin-token file (${err.message}); the CLI may read it.`),
+  );
   const address = await server.listen();
-  onStarted({
+  const started: Started = {
     address,
     mode: config.mode,
     engine: server.db.engine,
     ...(server.adminTokenGenerated ? { generatedAdminToken: server.generatedAdminToken } : {}),
-  });
+  };
+  say(listeningLine(config, started));
+  onStarted(started);
   logger.info({ address, mode: config.mode, engine: server.db.engine }, 'payrail listening');
   await new Promise<void>((resolve) => {
     let stopping = false;

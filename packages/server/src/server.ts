@@ -1,7 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { defaultPublicUrl, type Config } from './config.ts';
 import { generateSecretToken } from './domain/credentials.ts';
@@ -24,6 +23,11 @@ import { Worker } from './jobs/Worker.ts';
 import type { BankConnector } from './rails/BankConnector.ts';
 import { ManualRail } from './rails/ManualRail.ts';
 import { SandboxRail } from './rails/SandboxRail.ts';
+import { ConnectorRegistry } from './rails/ConnectorRegistry.ts';
+import { ConnectorHealth } from './services/ConnectorHealth.ts';
+import { TreasuryService } from './services/TreasuryService.ts';
+import { UpstreamWebhooks } from './services/UpstreamWebhooks.ts';
+import { UpstreamConnector } from './rails/upstream/UpstreamConnector.ts';
 import type { AccountVerifier } from './rails/AccountVerifier.ts';
 import { SandboxAccountVerifier } from './rails/SandboxAccountVerifier.ts';
 import { BeneficiaryVerificationService } from './services/BeneficiaryVerificationService.ts';
@@ -44,12 +48,14 @@ import { ConsoleSessionService } from './services/ConsoleSessionService.ts';
 import { CreditApprovalService } from './services/CreditApprovalService.ts';
 import { OperatorService } from './services/OperatorService.ts';
 import { StatsService } from './services/StatsService.ts';
+import { ReconciliationService } from './services/ReconciliationService.ts';
 import { WalletStatementService } from './services/WalletStatementService.ts';
 import { SignInThrottle } from './services/SignInThrottle.ts';
 import { signInThrottled } from './http/plugins/operatorAuth.ts';
 import type { Database } from './store/Database.ts';
 import type { Job } from './store/repositories/JobRepository.ts';
 import { openDatabase } from './store/openDatabase.ts';
+import { createRedis } from './store/redisClient.ts';
 import { ConfigError } from './config.ts';
 import { prepareSecretsAtRest } from './services/SecretsAtRest.ts';
 import { PgliteVacuum } from './store/PgliteVacuum.ts';
@@ -100,6 +106,23 @@ function bankRulesFor(config: Config): BankRules {
   return { down: new Set(config.banksDown), blocked: new Set(config.banksBlocked) };
 }
 
+/**
+ * The connectors of PAYRAIL_CONNECTOR and PAYRAIL_CONNECTOR_ROUTES (docs/connectors.md). `replacement`
+ * (tests) stands in for the default connector.
+ */
+function buildConnectors(
+  config: Config,
+  replacement: BankConnector | undefined,
+  publicUrl: () => string,
+): ConnectorRegistry {
+  const { connectors: settings } = config;
+  if (replacement) return new ConnectorRegistry([replacement], replacement.name);
+  const all: BankConnector[] = [new ManualRail()];
+  if (config.mode === 'sandbox') all.push(new SandboxRail(config.sandboxStepMs));
+  if (settings.upstream) all.push(new UpstreamConnector(settings.upstream, publicUrl));
+  return new ConnectorRegistry(all, settings.defaultConnector, settings.routes);
+}
+
 /** The admin token: configured, or generated once and kept in the data directory. */
 async function resolveAdminToken(config: Config): Promise<{ token: string; generated: boolean }> {
   if (config.adminToken) return { token: config.adminToken, generated: false };
@@ -125,6 +148,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
       connectTimeoutMs: config.dbConnectTimeoutMs,
       statementTimeoutMs: config.dbStatementTimeoutMs,
       preparedStatements: config.pgPreparedStatements,
+      logger: options.logger,
     }));
   const ownsDb = options.db === undefined;
   // Before anything else touches it: a sandbox database must not start live unnoticed (docs/operations.md).
@@ -145,7 +169,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     await db.query('UPDATE jobs SET locked_until = NULL WHERE locked_until IS NOT NULL');
     await db.query('UPDATE webhook_deliveries SET locked_until = NULL WHERE locked_until IS NOT NULL');
   }
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
+  const redis = createRedis(config);
   // An outage is survivable (counters fall back to process memory); say so in the log, not as an unhandled event.
   redis?.on('error', (err: Error) => options.logger.warn({ err: err.message }, 'redis unreachable'));
   // With Redis the failure counters are shared; while Redis is unreachable each instance counts alone.
@@ -170,9 +194,10 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   const callbackPolicy = new CallbackPolicy(config.webhookAllowPrivate, {
     dnsTimeoutMs: Math.min(config.webhookDnsTimeoutMs, config.webhookTimeoutMs),
   });
-  const rail = options.rail ?? (config.mode === 'sandbox' ? new SandboxRail(config.sandboxStepMs) : new ManualRail());
+  // The upstream's webhooks come back to the public URL, known once listening (read when a payout is submitted).
+  const connectors = buildConnectors(config, options.rail, () => publicUrl);
   // FAILED → REFUNDED is decided here for every rail: one sandbox step (CONTRACT.md §6), at once in live mode.
-  const lifecycle = new PayoutLifecycle(rail, metrics, {
+  const lifecycle = new PayoutLifecycle(connectors, metrics, {
     refundDelayMs: config.mode === 'sandbox' ? config.sandboxStepMs : 0,
   });
   const bankNotifications = new BankNotifications(db, lifecycle);
@@ -186,7 +211,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   const verification = new BeneficiaryVerificationService(db, accountVerifier, banks);
   const payouts = new PayoutService(
     db,
-    rail,
+    connectors,
     lifecycle,
     bankRulesFor(config),
     banks,
@@ -204,7 +229,16 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     publicUrl: () => publicUrl,
   });
   const collectionNotifications = new CollectionNotifications(db, collections);
-  const stepper = new PayoutStepper(db, rail, lifecycle);
+  const connectorHealth = new ConnectorHealth();
+  const stepper = new PayoutStepper(db, connectors, lifecycle, Date.now, connectorHealth, config.workerLeaseMs / 2);
+  const treasury = new TreasuryService(db, connectors, connectorHealth);
+  metrics.refreshConnectors = () => treasury.refreshMetrics(metrics);
+  const upstream = connectors.get('upstream');
+  const upstreamWebhookSecret = config.connectors.upstream?.webhookSecret;
+  const upstreamWebhooks =
+    upstream instanceof UpstreamConnector && upstreamWebhookSecret
+      ? new UpstreamWebhooks(db, upstream.client, upstreamWebhookSecret, bankNotifications)
+      : null;
   const dispatcher = new WebhookDispatcher(
     db,
     callbackPolicy,
@@ -255,6 +289,9 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     creditApproval: new CreditApprovalService(db, merchants, config.creditApprovalAbove),
     statements: new WalletStatementService(db),
     stats: new StatsService(db),
+    treasury,
+    upstreamWebhooks,
+    reconciliation: new ReconciliationService(db),
   });
 
   // PGlite has no autovacuum (single-user PostgreSQL): the server vacuums the tables it churns itself.

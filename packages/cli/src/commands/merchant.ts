@@ -1,20 +1,24 @@
 import { readFile } from 'node:fs/promises';
 import {
+  ConflictError,
   PAYMENT_MODES,
   PAYOUT_STATUSES,
   type BatchCompleted,
   type Collection,
   type PaymentMode,
   type Payout,
+  type PayoutInitiateInput,
   type PayoutStatus,
   type PayoutWaitTarget,
+  type Payrail,
   type WebhookEvent,
 } from '@payrail/sdk';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { sendBatch } from '../bulk.ts';
+import { bulkCommands } from './bulkStatus.ts';
 import { merchantClient, output } from '../context.ts';
 import { Exit, ExitWith, UsageError } from '../exitCodes.ts';
-import { keyValues } from '../output.ts';
+import { annotate, keyValues } from '../output.ts';
 import { amountArg, positiveInt } from './operator.ts';
 
 export function payoutView(p: Payout): string {
@@ -99,6 +103,31 @@ function lookupOf<K extends string>(idName: K, id: string | undefined, senderId:
   return (id !== undefined ? { [idName]: id } : { senderId }) as { [P in K]: string } | { senderId: string };
 }
 
+/**
+ * Initiates a payout; when its sender id already holds the same payout (an earlier run of the command), that payout
+ * is the result, flagged, instead of an error. A different payout under the sender id stays a ConflictError
+ * (exit 4), with the CLI's advice added.
+ */
+async function initiateOnce(
+  payrail: Payrail,
+  input: PayoutInitiateInput,
+): Promise<{ payout: Payout; alreadyExisted: boolean }> {
+  try {
+    return { payout: await payrail.payouts.initiate(input), alreadyExisted: false };
+  } catch (err) {
+    if (!(err instanceof ConflictError)) throw err;
+    const existing = err.existing as Payout | undefined;
+    if (existing && err.matchesRequest) return { payout: existing, alreadyExisted: true };
+    throw annotate(
+      err,
+      existing
+        ? `Sender id ${input.senderId} belongs to payout ${existing.transactionId} (${existing.amount} INR to ` +
+            `${existing.beneficiary.accountNumber}): use another --sender-id for a new payout.`
+        : `Use another --sender-id for a new payout.`,
+    );
+  }
+}
+
 /** Exit 7 when a payout ended in failure while a settled outcome was awaited. */
 function failedOutcome(p: Payout, until: PayoutWaitTarget): boolean {
   return (until === 'final' || until === 'outcome') && (p.status === 'FAILED' || p.status === 'REFUNDED');
@@ -119,17 +148,22 @@ function payoutCommands(program: Command) {
     .option('--ifsc <ifsc>', 'beneficiary IFSC')
     .option('--remarks <text>', 'transfer description')
     .option('--callback-url <url>', 'receives the webhooks of this payout')
-    .option('--wait', 'wait until the payout is final; exit 7 if it failed')
+    .option(
+      '--wait',
+      'wait until the payout is final (with --file: every sent row, statuses written to the result file); ' +
+        'exit 7 if one failed',
+    )
     .option('--timeout <seconds>', 'with --wait: give up after this long (exit 8)', secondsArg, 120)
     .option('--file <csv>', 'send every row of a CSV file (columns: see payrail payout send --help)')
     .option('--out <csv>', 'with --file: result file (default <file>.results.csv); also the resume state')
-    .option('--dry-run', "with --file: print every row's verdict as the server would give it now; send nothing")
     .option(
-      '--concurrency <n>',
-      'with --file: accepted for compatibility (rows go 1,000 per bulk request)',
-      positiveInt,
-      4,
+      '--dry-run',
+      "with --file: print every row's verdict as the server would give it now; send nothing (exit 9: some would fail)",
     )
+    // Rows go in order, 1,000 per bulk request, each checked counting the rows before it (balance, limits):
+    // requests in parallel would break that. Still accepted, so that scripts written for the one-request-per-row
+    // sender keep working, but hidden, and a note says it has no effect.
+    .addOption(new Option('--concurrency <n>').argParser(positiveInt).hideHelp())
     .addOption(new Option('--progress', 'with --file: draw the progress bar even when stderr is not a terminal'))
     .addOption(new Option('--no-progress', 'with --file: no progress bar'))
     .addHelpText(
@@ -142,23 +176,38 @@ CSV columns (header row required; names are case-insensitive):
 
 Rows go through the bulk API, up to 1,000 per request, in file order (each checked as a single payout would
 be, counting the rows before it). The result file gets one line per row: line, sender_id, outcome (sent,
-rejected or error), transaction_id, status, amount, code, message, batch_id. Run the same command again after
-an interruption: rows already sent or rejected are skipped, the others are sent again under a batch_id derived
-from the file and the chunk, so nothing is paid twice. --dry-run prints every row's verdict and sends nothing.
-Exit 0 when every row was sent (or would be), 9 when some were not.`,
+rejected or error), transaction_id, status, amount, code, message, batch_id. The status is the one at sending
+(INITIATED); with --wait the command then waits until every sent payout is final (SUCCESS or REFUNDED) and
+writes those statuses into the result file (or 'payrail bulk status --batch-id <batch_id>' shows them later).
+Run the same command again after an interruption: rows already sent or rejected are skipped, the others are
+sent again under a batch_id derived from the file and the chunk, so nothing is paid twice.
+
+--dry-run prints every row's verdict as the server would give it now and sends nothing: exit 0 when every row
+would be sent, 9 when at least one would not (its line shows the code and message).
+
+Exit codes with --file: 0 every row sent; 9 some rows not sent (see the result file); with --wait also 8 timed
+out before every payout was final, 7 every row sent but some payout ended FAILED/REFUNDED; 130 interrupted.
+
+One payout: exit 0 when it was sent, and also when --sender-id already holds the same payout (same wallet,
+mode, amount and beneficiary: a rerun); it is printed with a note "already existed" on stderr, and with --json
+the printed payout has "alreadyExisted": true (false when sent now). A different payout under that sender id
+is refused with exit 4.`,
     )
     .action(async (opts, cmd: Command) => {
       const out = output(cmd);
       const payrail = merchantClient(cmd);
+      if (opts.concurrency !== undefined) {
+        out.note('--concurrency has no effect: rows go in file order, 1,000 per bulk request.');
+      }
       if (opts.file) {
         const code = await sendBatch(payrail, out, {
           file: opts.file,
           out: opts.out,
           wallet: opts.wallet,
           mode: opts.mode,
-          concurrency: opts.concurrency,
           dryRun: opts.dryRun,
           progress: opts.progress,
+          ...(opts.wait && !opts.dryRun ? { waitMs: opts.timeout * 1000 } : {}),
         });
         if (code !== Exit.ok) throw new ExitWith(code);
         return;
@@ -174,30 +223,33 @@ Exit 0 when every row was sent (or would be), 9 when some were not.`,
         ] as const
       ).filter(([, v]) => !v);
       if (missing.length > 0) throw new UsageError(`missing ${missing.map(([n]) => n).join(', ')} (or use --file)`);
-      // Running the same command again shows the payout it created; a different one under the same sender id is
-      // refused (exit 4).
-      const sent = await payrail.payouts.initiate(
-        {
-          senderId: opts.senderId,
-          walletId: opts.wallet,
-          paymentMode: opts.mode,
-          amount: opts.amount,
-          beneficiary: { name: opts.name, accountNumber: opts.account, ifsc: opts.ifsc },
-          remarks: opts.remarks,
-          callbackUrl: opts.callbackUrl,
-        },
-        { onDuplicate: 'return' },
-      );
+      // Running the same command again shows the payout it created (exit 0, "already existed"); a different one
+      // under the same sender id is refused (exit 4).
+      const { payout: sent, alreadyExisted } = await initiateOnce(payrail, {
+        senderId: opts.senderId,
+        walletId: opts.wallet,
+        paymentMode: opts.mode,
+        amount: opts.amount,
+        beneficiary: { name: opts.name, accountNumber: opts.account, ifsc: opts.ifsc },
+        remarks: opts.remarks,
+        callbackUrl: opts.callbackUrl,
+      });
+      if (alreadyExisted) {
+        out.note(
+          `Sender id ${sent.senderId} already existed: this is payout ${sent.transactionId} made earlier with the ` +
+            'same details (nothing was sent now).',
+        );
+      }
       if (!opts.wait) {
-        out.result(sent, () => payoutView(sent));
+        out.result({ ...sent, alreadyExisted }, () => payoutView(sent));
         return;
       }
-      out.note(`Payout ${sent.transactionId} initiated; waiting for it to be final…`);
+      out.note(`Payout ${sent.transactionId} ${alreadyExisted ? 'found' : 'initiated'}; waiting for it to be final…`);
       const done = await payrail.payouts.waitFor(
         { transactionId: sent.transactionId },
         { until: 'final', timeoutMs: opts.timeout * 1000 },
       );
-      out.result(done, () => payoutView(done));
+      out.result({ ...done, alreadyExisted }, () => payoutView(done));
       if (failedOutcome(done, 'final')) throw new ExitWith(Exit.checkFailed);
     });
 
@@ -423,6 +475,7 @@ function tokenCommand(program: Command) {
 export function merchantCommands(program: Command): void {
   tokenCommand(program);
   payoutCommands(program);
+  bulkCommands(program);
   balanceCommand(program);
   collectionCommands(program);
   webhookCommands(program);

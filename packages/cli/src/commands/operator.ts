@@ -1,9 +1,12 @@
 import { join } from 'node:path';
+import { PayrailError } from '@payrail/sdk';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Page } from '../adminClient.ts';
 import { adminClient, adminRequest, output } from '../context.ts';
 import { CliError, Exit, ExitWith, UsageError } from '../exitCodes.ts';
-import { keyValues, table, type Cell } from '../output.ts';
+import { annotate, keyValues, table, type Cell } from '../output.ts';
+import { ulid } from '../ulid.ts';
+import { connectorCommands } from './connectors.ts';
 import { operatorAccountCommands } from './operatorAccounts.ts';
 
 type Row = Record<string, unknown>;
@@ -62,18 +65,22 @@ function serverCommands(program: Command) {
       const server = await loadServer();
       const config = await loadServerConfig(server);
       try {
-        await server.runServer(config, ({ address, mode, engine, generatedAdminToken }) => {
-          const info = { event: 'listening', address, mode, engine };
-          if (out.json) out.line(info, () => '');
-          else process.stderr.write(`payrail: listening on ${address} (${mode} mode, ${engine})\n`);
-          if (generatedAdminToken && !out.json) {
-            // On the terminal only, never through the logger.
-            process.stderr.write(
-              `Admin token (kept in ${join(config.dataDir, 'admin-token')}): ${generatedAdminToken}\n` +
-                'Set PAYRAIL_ADMIN_TOKEN to choose your own.\n',
-            );
-          }
-        });
+        await server.runServer(
+          config,
+          ({ address, mode, engine, generatedAdminToken }) => {
+            if (out.json) out.line({ event: 'listening', address, mode, engine }, () => '');
+            if (generatedAdminToken && !out.json) {
+              // On the terminal only, never through the logger.
+              process.stderr.write(
+                `Admin token (kept in ${join(config.dataDir, 'admin-token')}): ${generatedAdminToken}\n` +
+                  'Set PAYRAIL_ADMIN_TOKEN to choose your own.\n',
+              );
+            }
+          },
+          // What the start is doing (the first one prepares the database for tens of seconds), then the address,
+          // the console and the admin token's whereabouts; --json prints only the listening event.
+          (line) => out.note(line),
+        );
       } catch (err) {
         if (err instanceof server.DataDirLockedError) throw new CliError(err.message, Exit.unavailable);
         throw err;
@@ -356,22 +363,51 @@ function walletCommands(program: Command) {
 
   wallet
     .command('credit')
-    .description('Credit a wallet (top-up); with --reference the same credit is applied once')
+    .description('Credit a wallet (top-up); a credit is applied once per reference')
     .argument('<walletId>')
     .argument('<amount>', 'rupees, e.g. 10000 or 10000.50', amountArg)
-    .option('--reference <ref>', 'idempotency reference of the credit (e.g. the bank transfer id)')
+    .option(
+      '--reference <ref>',
+      'idempotency reference of the credit (e.g. the bank transfer id); default: a new cli-<ULID>, printed',
+    )
+    .addHelpText(
+      'after',
+      `
+Without --reference the command makes one up (cli-<ULID>) and prints it before sending. If the answer is lost
+(timeout, exit 6), run the same command with --reference <that reference>: the credit is applied at most once.`,
+    )
     .action(async (id: string, amount: string, opts: { reference?: string }, cmd: Command) => {
-      const r = await adminRequest(
-        cmd,
-        'POST',
-        `/admin/v1/wallets/${encodeURIComponent(id)}/credits`,
-        { amount, ...(opts.reference ? { reference: opts.reference } : {}) },
-        'wallet credit',
-      );
-      output(cmd).result(r, () =>
+      const out = output(cmd);
+      // Without a reference, running the command again after a lost answer would credit twice: one is made up and
+      // shown before the request, so that the operator can repeat the command with it.
+      const generated = !opts.reference;
+      const reference = opts.reference || `cli-${ulid()}`;
+      const retry = `--reference ${reference}`;
+      if (generated) {
+        out.note(`Crediting with reference ${reference} (generated); to retry this credit safely, add ${retry}.`);
+      }
+      let r: Row;
+      try {
+        r = await adminRequest(
+          cmd,
+          'POST',
+          `/admin/v1/wallets/${encodeURIComponent(id)}/credits`,
+          { amount, reference },
+          'wallet credit',
+        );
+      } catch (err) {
+        if (generated && err instanceof PayrailError && err.retryable) {
+          throw annotate(err, `The credit may have been applied: run the same command with ${retry} (never twice).`, {
+            reference,
+          });
+        }
+        throw err;
+      }
+      out.result({ ...r, reference, reference_generated: generated }, () =>
         keyValues([
           ['Wallet ID', s(r.wallet_id)],
           ['Balance', s(r.balance)],
+          ['Reference', generated ? `${reference} (generated; repeat with ${retry})` : reference],
           ...(r.duplicate ? ([['Note', 'reference already applied; nothing credited']] as [string, Cell][]) : []),
         ]),
       );
@@ -419,6 +455,8 @@ function payoutAdminView(p: Row): string {
     ['Status', s(p.status)],
     ['Status message', s(p.status_message)],
     ['UTR', s(p.utr_number)],
+    // Only for a payout the bank returned after its SUCCESS.
+    ...(p.returned_at ? [['Returned', `${String(p.returned_at)}: ${String(p.return_reason)}`] as [string, Cell]] : []),
     [
       'Beneficiary',
       `${String(b.beneficiary_name ?? '')} ${String(b.beneficiary_acc_number ?? '')} ${String(b.beneficiary_ifsc ?? '')}`,
@@ -495,6 +533,22 @@ function transactionCommands(program: Command) {
         `/admin/v1/payouts/${encodeURIComponent(id)}/resolve`,
         { status, ...(opts.utr ? { utr_number: opts.utr } : {}) },
         'payouts resolve',
+      );
+      output(cmd).result(p, () => payoutAdminView(p));
+    });
+
+  payouts
+    .command('return')
+    .description('Record that the bank returned the money of a SUCCESS payout (it becomes REFUNDED, money back once)')
+    .argument('<transactionId>')
+    .requiredOption('--reason <text>', 'why the bank returned it, as the merchant will read it (1-255 characters)')
+    .action(async (id: string, opts: { reason: string }, cmd: Command) => {
+      const p = await adminRequest(
+        cmd,
+        'POST',
+        `/admin/v1/payouts/${encodeURIComponent(id)}/return`,
+        { reason: opts.reason },
+        'payouts return',
       );
       output(cmd).result(p, () => payoutAdminView(p));
     });
@@ -618,4 +672,5 @@ export function operatorCommands(program: Command): void {
   transactionCommands(program);
   webhookAdminCommands(program);
   operatorAccountCommands(program);
+  connectorCommands(program);
 }

@@ -34,8 +34,17 @@ function askHidden(question: string): Promise<string> {
 }
 
 async function password(opts: { passwordStdin?: boolean }): Promise<string> {
-  if (opts.passwordStdin) return readStdin();
-  if (!process.stdin.isTTY) throw new UsageError('no terminal to ask for the password: use --password-stdin');
+  // No terminal to ask on (a pipe, a file, a script): standard input is the password, as with --password-stdin.
+  if (opts.passwordStdin || !process.stdin.isTTY) {
+    const piped = await readStdin();
+    if (!piped) {
+      throw new UsageError(
+        'no password on standard input: pipe it (printf \'%s\' "$PASSWORD" | payrail operator create … ' +
+          '--password-stdin), or run the command in a terminal to be asked',
+      );
+    }
+    return piped;
+  }
   const first = await askHidden('Password (at least 10 characters): ');
   const again = await askHidden('Password again: ');
   if (first !== again) throw new UsageError('the two passwords differ');
@@ -60,7 +69,7 @@ export function operatorAccountCommands(program: Command) {
 
   operator
     .command('create')
-    .description('Create a console operator; asks for the password, or reads it from standard input')
+    .description('Create a console operator; asks for the password on a terminal, else reads it from standard input')
     .argument('<email>', 'sign-in address of the operator')
     .addOption(
       new Option('--role <role>', 'viewer reads; finance also credits, resolves, replays; admin manages all')
@@ -68,7 +77,17 @@ export function operatorAccountCommands(program: Command) {
         .makeOptionMandatory(),
     )
     .option('--name <name>', 'display name (default: the e-mail address)')
-    .option('--password-stdin', 'read the password from standard input instead of asking')
+    .option(
+      '--password-stdin',
+      'read the password from standard input instead of asking (the default when stdin is not a terminal)',
+    )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  payrail operator create asha@example.com --role admin                  # asks twice, without echo
+  printf '%s' "$PASSWORD" | payrail operator create ravi@example.com --role finance --password-stdin`,
+    )
     .action(async (email: string, opts: { role: string; name?: string; passwordStdin?: boolean }, cmd: Command) => {
       const body = {
         email,

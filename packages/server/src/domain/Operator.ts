@@ -35,6 +35,41 @@ export interface Actor {
   via: 'token' | 'session';
 }
 
+/**
+ * What one operator can hand another: an account (with a password of their choosing), a higher role, a return
+ * from being disabled, a password. Each is kept as the approval lineage (table operator_grants), from which the
+ * database judges whether a checker is independent of a maker: nobody approves the credits of an operator they
+ * owe one of these to, however many hands back, nor when one operator set the passwords of both.
+ */
+export type OperatorGrantKind = 'create' | 'promote' | 're_enable' | 'password';
+
+/** Who granted: the acting operator's id (null for the admin token) and the name the audit log gives them. */
+export type Grantor = Pick<Actor, 'operatorId' | 'name'>;
+
+/** The grants a change makes, judged against the operator as it was before it. */
+export function grantsOf(
+  before: Pick<Operator, 'role' | 'disabled'>,
+  change: { role?: OperatorRole; disabled?: boolean; password?: string },
+): OperatorGrantKind[] {
+  const kinds: OperatorGrantKind[] = [];
+  if (change.role !== undefined && RANK[change.role] > RANK[before.role]) kinds.push('promote');
+  if (change.disabled === false && before.disabled) kinds.push('re_enable');
+  if (change.password !== undefined) kinds.push('password');
+  return kinds;
+}
+
+const GRANT_WORDS: Record<OperatorGrantKind, string> = {
+  create: 'created',
+  promote: 'promoted',
+  re_enable: 're-enabled',
+  password: 'password set',
+};
+
+/** The audit log's words for a change's grants, e.g. `lineage: promoted, password set by a@example.com`. */
+export function lineageNote(kinds: OperatorGrantKind[], grantor: Grantor): string | null {
+  return kinds.length ? `lineage: ${kinds.map((k) => GRANT_WORDS[k]).join(', ')} by ${grantor.name}` : null;
+}
+
 export const ADMIN_TOKEN_ACTOR: Actor = {
   operatorId: null,
   name: 'operator:admin-token',

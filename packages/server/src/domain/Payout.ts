@@ -35,8 +35,15 @@ export interface Payout {
   submitAttempts: number;
   /** The last connector answer that could not be applied (docs/operations.md), for the operator. */
   railError: string | null;
+  /** Since when the connector has refused the submission for now (temporary refusals); null otherwise. */
+  railRetrySince?: Date | null;
+  /** Submissions whose answer was recorded (a temporary refusal is one); the rest of submitAttempts were lost. */
+  submitAnswers?: number;
   /** Why it failed, kept once it is REFUNDED. */
   failureReason: string | null;
+  /** When and why the bank sent back the money of this SUCCESS payout (SUCCESS → REFUNDED); null otherwise. */
+  returnedAt?: Date | null;
+  returnReason?: string | null;
   istDay: string;
   istMonth: string;
   /** The merchant's batch_id when the payout came from a bulk request (CONTRACT.md §10). */

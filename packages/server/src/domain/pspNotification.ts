@@ -21,7 +21,10 @@ export interface CollectionNotification {
 export interface PayoutNotification {
   /** The payout id, which the bank received as the submission's idempotency key. */
   transactionId: string;
-  status: 'PROCESSING' | 'PENDING' | 'SUCCESS' | 'FAILED';
+  /** The bank's or PSP's own reference of the transfer: checked against other items', not kept. */
+  reference?: string;
+  /** RETURNED: the beneficiary bank sent back the money of a SUCCESS payout (with the reason, required). */
+  status: 'PROCESSING' | 'PENDING' | 'SUCCESS' | 'FAILED' | 'RETURNED';
   utr?: string;
   /** The amount the bank transferred, in paise; checked against the payout's when given. */
   amount?: bigint;
@@ -84,10 +87,19 @@ export function parseCollectionNotification(body: unknown): Parsed<CollectionNot
 
 export function parsePayoutNotification(body: unknown): Parsed<PayoutNotification> {
   if (!isRecord(body)) return { ok: false, error: 'the body must be a JSON object' };
-  const { transactionId, status, utr } = body;
+  const { transactionId, reference, status, utr } = body;
   if (!isId('payout', transactionId)) return { ok: false, error: 'transactionId must be a Payrail payout id' };
-  if (status !== 'PROCESSING' && status !== 'PENDING' && status !== 'SUCCESS' && status !== 'FAILED') {
-    return { ok: false, error: 'status must be PROCESSING, PENDING, SUCCESS or FAILED' };
+  if (reference !== undefined && (typeof reference !== 'string' || !REFERENCE.test(reference))) {
+    return { ok: false, error: 'reference must be 1-100 printable ASCII characters without spaces' };
+  }
+  if (
+    status !== 'PROCESSING' &&
+    status !== 'PENDING' &&
+    status !== 'SUCCESS' &&
+    status !== 'FAILED' &&
+    status !== 'RETURNED'
+  ) {
+    return { ok: false, error: 'status must be PROCESSING, PENDING, SUCCESS, FAILED or RETURNED' };
   }
   if (utr !== undefined && !isUtr(utr)) return { ok: false, error: 'utr must be 1-40 printable ASCII characters' };
   if (status === 'SUCCESS' && utr === undefined) return { ok: false, error: 'a SUCCESS needs the utr' };
@@ -95,10 +107,13 @@ export function parsePayoutNotification(body: unknown): Parsed<PayoutNotificatio
   if (amount === null) return { ok: false, error: 'amount must be rupees as decimal text, e.g. "250.50"' };
   const reason = reasonOf(body.reason);
   if (reason === null) return { ok: false, error: 'reason must be text' };
+  // A return changes what the merchant was told (SUCCESS): it has to say why.
+  if (status === 'RETURNED' && reason === undefined) return { ok: false, error: 'a RETURNED needs the reason' };
   return {
     ok: true,
     value: {
       transactionId,
+      ...(reference === undefined ? {} : { reference }),
       status,
       ...(utr === undefined ? {} : { utr }),
       ...(amount === undefined ? {} : { amount }),

@@ -12,6 +12,7 @@ import type { CollectionService } from '../services/CollectionService.ts';
 import type { MerchantService } from '../services/MerchantService.ts';
 import type { PayoutAdminService } from '../services/PayoutAdminService.ts';
 import type { PayoutService } from '../services/PayoutService.ts';
+import type { ReconciliationService } from '../services/ReconciliationService.ts';
 import type { TokenService } from '../services/TokenService.ts';
 import type { FailureThrottle } from '../services/FailureThrottle.ts';
 import type { HealthProbe } from '../services/HealthProbe.ts';
@@ -37,7 +38,9 @@ import { registerBodyParsing } from './plugins/bodyParsing.ts';
 import { frameworkErrorHandler, registerErrorHandler } from './plugins/errorHandler.ts';
 import { registerGracefulClose } from './plugins/gracefulClose.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { registerSecurityHeaders } from './plugins/securityHeaders.ts';
 import { adminBatchRoutes } from './routes/adminBatchRoutes.ts';
+import { adminReconciliationRoutes } from './routes/adminReconciliationRoutes.ts';
 import { adminCollectionRoutes } from './routes/adminCollectionRoutes.ts';
 import { bulkRoutes } from './routes/bulkRoutes.ts';
 import { adminMerchantRoutes } from './routes/adminMerchantRoutes.ts';
@@ -51,6 +54,10 @@ import { collectionRoutes } from './routes/collectionRoutes.ts';
 import { healthRoutes } from './routes/healthRoutes.ts';
 import { paymentPageRoutes } from './routes/paymentPageRoutes.ts';
 import { tokenRoutes } from './routes/tokenRoutes.ts';
+import { adminConnectorRoutes } from './routes/adminConnectorRoutes.ts';
+import { upstreamWebhookRoutes } from './routes/upstreamWebhookRoutes.ts';
+import type { TreasuryService } from '../services/TreasuryService.ts';
+import type { UpstreamWebhooks } from '../services/UpstreamWebhooks.ts';
 import './routeContext.ts';
 
 export interface AppDeps {
@@ -83,6 +90,12 @@ export interface AppDeps {
   creditApproval: CreditApprovalService;
   statements: WalletStatementService;
   stats: StatsService;
+  /** Connectors and the upstream treasury (GET /admin/v1/connectors). */
+  treasury: TreasuryService;
+  /** The upstream's webhooks, when PAYRAIL_UPSTREAM_WEBHOOK_SECRET is set. */
+  upstreamWebhooks: UpstreamWebhooks | null;
+  /** Bank statement reconciliation (docs/reconciliation.md). */
+  reconciliation: ReconciliationService;
 }
 
 /** A hop count trusts that many proxies nearest to us (Fastify's types know no number; its runtime does this). */
@@ -138,6 +151,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandler(app);
   registerGracefulClose(app);
   registerBodyParsing(app);
+  // Before any route or plugin, so that every answer inherits the headers.
+  await registerSecurityHeaders(app, deps.config);
 
   await registerOpenApi(app);
 
@@ -172,6 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   paymentPageRoutes(app, { collections: deps.collections, sandbox: deps.config.mode === 'sandbox' });
   // Signed PSP/bank notifications (docs/live-mode.md): only when the operator has set their secret.
   if (deps.config.pspNotifySecret) await pspRoutes(app, { ...deps, secret: deps.config.pspNotifySecret });
+  if (deps.upstreamWebhooks) await upstreamWebhookRoutes(app, { upstreamWebhooks: deps.upstreamWebhooks });
 
   await app.register(async (admin) => {
     // The admin token, or an operator's console session with its CSRF header; then the route's role; audited.
@@ -188,6 +204,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     adminCreditRequestRoutes(admin, deps);
     adminConsoleRoutes(admin, deps);
     adminBatchRoutes(admin, deps);
+    adminConnectorRoutes(admin, deps);
+    adminReconciliationRoutes(admin, deps);
   });
 
   consoleSessionRoutes(app, deps);

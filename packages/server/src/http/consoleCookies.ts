@@ -1,8 +1,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** Cookie of an operator's console session, and of a merchant's. */
-export const OPERATOR_COOKIE = 'payrail_op';
-export const MERCHANT_COOKIE = 'payrail_mc';
+/** Whether cookies get the Secure attribute: when the public address is https. */
+export const secureCookies = (config: { publicUrl?: string }) => config.publicUrl?.startsWith('https:') ?? false;
+
+/**
+ * The cookies of an operator's console session and of a merchant's. With Secure (https) they carry the `__Host-`
+ * prefix: a browser then keeps them only if set by this very host with Secure, Path=/ and no Domain, so neither a
+ * sibling subdomain nor an http answer forged on the network can plant or overwrite a session (session fixation,
+ * cookie tossing). Over plain http a browser refuses `__Host-` cookies, hence the plain names there.
+ */
+export function consoleCookieNames(secure: boolean): { operator: string; merchant: string } {
+  const prefix = secure ? '__Host-' : '';
+  return { operator: `${prefix}payrail_op`, merchant: `${prefix}payrail_mc` };
+}
 
 /** The value of one cookie of the request, or undefined. */
 export function readCookie(request: FastifyRequest, name: string): string | undefined {

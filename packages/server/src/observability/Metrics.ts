@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The Prometheus registry of one server process and the application metrics it exposes at /metrics. */
 export class Metrics {
@@ -44,6 +44,25 @@ export class Metrics {
     name: 'payrail_webhook_attempts_total',
     help: 'Webhook delivery attempts by outcome',
     labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  /** Set by the composition root: refreshes the two gauges below when /metrics is read. */
+  refreshConnectors: (() => Promise<void>) | null = null;
+
+  readonly connectorUp = new Gauge({
+    name: 'payrail_connector_up',
+    help: 'Whether the connector answered its last call from this instance (1) or not (0)',
+    labelNames: ['connector'] as const,
+    registers: [this.registry],
+    collect: async () => {
+      await this.refreshConnectors?.();
+    },
+  });
+
+  readonly treasuryCoverage = new Gauge({
+    name: 'payrail_treasury_coverage_ratio',
+    help: "The upstream account's balance divided by what Payrail owes its merchants (wallets and payouts on hold)",
     registers: [this.registry],
   });
 

@@ -4,8 +4,10 @@ import { parsePayoutNotification } from '../domain/pspNotification.ts';
 import { readOutcome } from '../domain/railAnswers.ts';
 import type { Database, Queryable } from '../store/Database.ts';
 import { PayoutRepository } from '../store/repositories/PayoutRepository.ts';
+import { TransactionEventRepository } from '../store/repositories/TransactionEventRepository.ts';
 import { PSP_ACTOR, type NotificationResult } from './NotificationResult.ts';
 import type { PayoutLifecycle, RailAnswerResult } from './PayoutLifecycle.ts';
+import { referenceConflictMessage, referenceOwnedElsewhere } from './pspReferences.ts';
 
 const isFinal = (p: Payout) => p.status === 'SUCCESS' || p.status === 'FAILED' || p.status === 'REFUNDED';
 
@@ -31,8 +33,17 @@ export class BankNotifications {
   }
 
   /**
-   * A notification as the PSP route receives it (`{transactionId, status, utr?, amount?, reason?}`, see
-   * docs/live-mode.md). An amount that differs from the payout's is refused and kept as rail_error.
+   * `report` inside the caller's transaction, on a payout the caller has locked: a bank file applies all its
+   * entries in one transaction, or none.
+   */
+  reportWithin(tx: Queryable, locked: Payout, outcome: unknown, actor?: string): Promise<RailAnswerResult> {
+    return this.apply(tx, locked, outcome, actor);
+  }
+
+  /**
+   * A notification as the PSP route receives it (`{transactionId, reference?, status, utr?, amount?, reason?}`, see
+   * docs/live-mode.md). An amount that differs from the payout's is refused and kept as rail_error; a reference
+   * that belongs to another collection or payout is refused and recorded once in the history.
    */
   async notify(input: unknown, actor: string = PSP_ACTOR): Promise<NotificationResult> {
     const parsed = parsePayoutNotification(input);
@@ -41,6 +52,13 @@ export class BankNotifications {
     return this.db.transaction(async (tx): Promise<NotificationResult> => {
       const current = await PayoutRepository.lockById(tx, n.transactionId);
       if (!current) return { kind: 'not_found' };
+      const owner = n.reference === undefined ? null : await referenceOwnedElsewhere(tx, n.reference, current.id);
+      if (owner) {
+        // Only in the history: the payout is not at fault, so its rail_error (what the rail said of it) stays.
+        const message = referenceConflictMessage(n.reference as string, owner);
+        await TransactionEventRepository.recordErrorOnce(tx, current.id, message, actor);
+        return { kind: 'refused', code: 'reference_conflict', subjectId: current.id, status: current.status, message };
+      }
       if (n.amount !== undefined && n.amount !== current.amount) {
         const message = `notified ${n.status} with amount ${formatPaise(n.amount)}, but the payout is for ${formatPaise(current.amount)}; not applied`;
         if (current.railError !== message) await this.lifecycle.recordRailError(tx, current, message, actor);
@@ -51,7 +69,9 @@ export class BankNotifications {
       const after = (await PayoutRepository.findById(tx, current.id)) as Payout;
       if (result === 'error') {
         const message = after.railError ?? 'not applied';
-        return { kind: 'refused', code: 'refused', subjectId: after.id, status: after.status, message };
+        // A return of a payout that is neither SUCCESS nor returned: the same answer as the operator's return.
+        const code = n.status === 'RETURNED' ? 'invalid_state' : 'refused';
+        return { kind: 'refused', code, subjectId: after.id, status: after.status, message };
       }
       return { kind: result === 'moved' ? 'applied' : 'unchanged', subjectId: after.id, status: after.status };
     });
@@ -69,7 +89,9 @@ export class BankNotifications {
     // status is older news (notifications may arrive out of order): neither is an error.
     if (current.status === 'REFUNDED' && status === 'FAILED') return 'unchanged';
     if (isFinal(current) && (status === 'PROCESSING' || status === 'PENDING')) return 'unchanged';
-    if (current.status === 'INITIATED' && current.submittedAt && current.railError === null) {
+    // A return is news of a transfer that succeeded: it never stands for the acceptance of one (refused below).
+    const isReturn = status === 'RETURNED' || status === 'REFUNDED';
+    if (current.status === 'INITIATED' && current.submittedAt && current.railError === null && !isReturn) {
       // The bank reports on a transfer whose acceptance is not recorded yet: the report is the acceptance.
       const accepted = await this.lifecycle.applySubmitAnswer(tx, current, { accepted: true });
       if (accepted !== 'moved') return accepted;
@@ -77,7 +99,10 @@ export class BankNotifications {
       if (!relocked) throw new Error(`payout ${current.id} vanished under its lock`);
       current = relocked;
     }
-    const decision = readOutcome(current.status, outcome);
+    const decision = readOutcome(current.status, outcome, {
+      returned: Boolean(current.returnedAt),
+      utr: current.utr,
+    });
     // The same refused report again (a sender retrying) is already on the payout: recorded once.
     if (decision.kind === 'invalid' && current.railError === decision.error) return 'error';
     return this.lifecycle.applyOutcome(tx, current, outcome, actor);

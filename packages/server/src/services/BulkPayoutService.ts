@@ -18,6 +18,8 @@ import type { Metrics } from '../observability/Metrics.ts';
 import type { Database, Queryable } from '../store/Database.ts';
 import { BatchRepository, type BatchCandidate, type RecordedVerdict } from '../store/repositories/BatchRepository.ts';
 import { MerchantRepository } from '../store/repositories/MerchantRepository.ts';
+import { JobRepository } from '../store/repositories/JobRepository.ts';
+import { PayoutRepository } from '../store/repositories/PayoutRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 import { batchStatusCounts, enqueueBatchCompleted } from './BatchCompletion.ts';
 import type { CallbackPolicy } from './CallbackPolicy.ts';
@@ -80,6 +82,21 @@ export class BulkPayoutService {
     private readonly callbackPolicy: CallbackPolicy,
     private readonly metrics: Metrics,
   ) {}
+
+  /**
+   * The batch statement records every item on the first item's connector; items whose payment mode is routed to
+   * another (PAYRAIL_CONNECTOR_ROUTES) move to theirs, with their first step timed for it, in the same transaction.
+   */
+  private async routeByMode(tx: Queryable, accepted: Payout[], recordedRail: string | undefined): Promise<void> {
+    const registry = this.payouts.connectorRegistry;
+    if (registry.routesEverythingToDefault || recordedRail === undefined) return;
+    for (const payout of accepted) {
+      if (payout.rail === recordedRail) continue;
+      await PayoutRepository.setRail(tx, payout.id, payout.rail);
+      const delay = this.payouts.firstStepDelayMs(payout.rail);
+      await JobRepository.schedule(tx, 'payout.advance', payout.id, delay ?? 0);
+    }
+  }
 
   async submit(merchant: Merchant, scheme: Scheme, plain: Record<string, unknown>): Promise<BulkAnswer> {
     const batchId = plain.batch_id;
@@ -231,7 +248,7 @@ export class BulkPayoutService {
             at: b.at,
             dailyLimit: terms.dailyLimit,
             monthlyLimit: terms.monthlyLimit,
-            firstStepDelayMs: this.payouts.firstStepDelayMs(),
+            firstStepDelayMs: this.payouts.firstStepDelayMs(first.rail),
           },
           b.candidates,
         )
@@ -253,6 +270,11 @@ export class BulkPayoutService {
     });
     const refused = verdicts.length - accepted;
     if (b.dryRun || (b.atomic && refused > 0)) throw new Rollback(verdicts);
+    await this.routeByMode(
+      tx,
+      b.candidates.filter((_, k) => codes[k] === 2000).map((c) => c.payout),
+      first?.rail,
+    );
     const completedAt = accepted === 0 ? new Date() : null;
     await BatchRepository.recordVerdicts(tx, merchant.id, batchId, verdicts, {
       accepted,

@@ -31,6 +31,7 @@ import { MerchantRepository } from '../store/repositories/MerchantRepository.ts'
 import { TransactionEventRepository } from '../store/repositories/TransactionEventRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 import type { CallbackPolicy } from './CallbackPolicy.ts';
+import { referenceConflictMessage, referenceOwnedElsewhere } from './pspReferences.ts';
 import { buildTimeline, type Timeline } from './transactionTimeline.ts';
 import { enqueueWebhook } from './WebhookOutbox.ts';
 
@@ -351,27 +352,33 @@ export class CollectionService {
           `notified reference ${details.pspReference} differs from the recorded ${current.pspReference}`,
         );
       }
+      // A reference new to this collection is kept only if no other collection or payout has it, and only once
+      // nothing else refuses the report: a refused notification keeps nothing of itself.
+      const newReference = current.pspReference ? undefined : details.pspReference;
+      if (newReference) {
+        const owner = await referenceOwnedElsewhere(tx, newReference, current.id);
+        if (owner) return refuse('reference_conflict', referenceConflictMessage(newReference, owner));
+      }
       if (details.amountPaid !== undefined && details.amountPaid !== current.amount) {
         return refuse(
           'amount_mismatch',
           `notified ${outcome} with amount ${formatPaise(details.amountPaid)}, but the collection is for ${formatPaise(current.amount)}; not applied`,
         );
       }
-      if (details.pspReference && !current.pspReference) {
-        await CollectionRepository.recordPspReference(tx, current.id, details.pspReference);
-      }
       if (current.status === outcome) {
         if (outcome === 'SUCCESS' && details.utr !== undefined && details.utr !== current.utr) {
           return refuse('utr_conflict', `SUCCESS with utr ${details.utr}, but utr ${current.utr} is recorded`);
         }
-        return { ok: true, collection: current, changed: false };
-      }
-      if (!canCollectionTransition(current.status, outcome)) {
+      } else if (!canCollectionTransition(current.status, outcome)) {
         return refuse('invalid_transition', `the collection is ${current.status} and cannot become ${outcome}`);
-      }
-      if (outcome === 'SUCCESS' && !details.utr && this.options.mode === 'live') {
+      } else if (outcome === 'SUCCESS' && !details.utr && this.options.mode === 'live') {
         return refuse('utr_required', 'a SUCCESS needs the UTR of the payment in live mode');
       }
+      // The check above cannot see a claim of another transaction that commits after it; the unique index does.
+      if (newReference && !(await CollectionRepository.recordPspReference(tx, current.id, newReference))) {
+        return refuse('reference_conflict', referenceConflictMessage(newReference, 'collection'));
+      }
+      if (current.status === outcome) return { ok: true, collection: current, changed: false };
       const moved = await this.move(tx, current, outcome, details);
       return { ok: true, collection: moved, changed: true };
     });

@@ -3,12 +3,13 @@ import { roleAllows, type Actor } from '../domain/Operator.ts';
 import type { Database } from '../store/Database.ts';
 import {
   CreditRequestRepository,
+  LineageConflict,
   type CreditRequest,
   type CreditRequestStatus,
 } from '../store/repositories/CreditRequestRepository.ts';
-import { BalanceOverflow, DuplicateEntry } from '../store/repositories/LedgerRepository.ts';
+import { BalanceOverflow, DuplicateEntry, LedgerRepository } from '../store/repositories/LedgerRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
-import type { CreditResult, MerchantService } from './MerchantService.ts';
+import { CreditRefused, type CreditResult, type MerchantService } from './MerchantService.ts';
 
 export type { CreditRequest, CreditRequestStatus };
 
@@ -19,12 +20,21 @@ export type DecisionOutcome =
   | { ok: true; request: CreditRequest; credit?: CreditResult }
   | {
       ok: false;
-      reason: 'not_found' | 'not_pending' | 'same_operator' | 'forbidden' | 'duplicate_reference' | 'balance_overflow';
+      reason:
+        | 'not_found'
+        | 'not_pending'
+        | 'same_operator'
+        | 'lineage_conflict'
+        | 'forbidden'
+        | 'duplicate_reference'
+        | 'balance_overflow';
     };
 
 /**
- * Maker ≠ checker for wallet credits. A credit made by an operator above the threshold waits as a request until
- * a different finance or admin operator approves it; the admin token (automation) credits directly.
+ * Maker ≠ checker for wallet credits. An operator's credit waits as a request when it takes that operator's
+ * direct credits to the wallet over the last 24 hours above the threshold (so that a large credit cannot pass as
+ * several small ones), until a different finance or admin operator who is independent of the maker (approval
+ * lineage, enforced by the database) approves it. The admin token (automation) credits directly.
  */
 export class CreditApprovalService {
   constructor(
@@ -34,20 +44,63 @@ export class CreditApprovalService {
     private readonly approvalAbove: bigint,
   ) {}
 
+  /** Throws CreditRefused like MerchantService.credit. */
   async credit(actor: Actor, walletId: string, amount: bigint, reference?: string): Promise<CreditOutcome> {
-    if (actor.via === 'session' && amount > this.approvalAbove) {
-      if (!(await WalletRepository.findById(this.db, walletId))) return { kind: 'not_found' };
-      const request = await CreditRequestRepository.insert(this.db, {
-        id: newConsoleId('CR'),
+    if (actor.via !== 'session' || actor.operatorId === null) {
+      const result = await this.merchants.credit(walletId, amount, reference);
+      return result ? { kind: 'credited', result } : { kind: 'not_found' };
+    }
+    const operator = { id: actor.operatorId, name: actor.name };
+    try {
+      return await this.operatorCredit(operator, walletId, amount, reference);
+    } catch (err) {
+      if (err instanceof BalanceOverflow) throw new CreditRefused('overflow');
+      throw err;
+    }
+  }
+
+  /**
+   * An operator's credit, decided and made in one transaction under the wallet's row lock: concurrent credits
+   * to the wallet wait, so each one's 24 h sum includes every credit committed before it.
+   */
+  private operatorCredit(
+    operator: { id: string; name: string },
+    walletId: string,
+    amount: bigint,
+    reference: string | undefined,
+  ): Promise<CreditOutcome> {
+    return this.db.transaction(async (tx): Promise<CreditOutcome> => {
+      const wallet = await WalletRepository.lockById(tx, walletId);
+      if (!wallet) return { kind: 'not_found' };
+      if (reference !== undefined) {
+        // A repeat of a credit already made answers it again rather than counting it twice. Under the lock no
+        // other credit to this wallet commits between this check and the insert below.
+        const earlier = await LedgerRepository.creditAmountByReference(tx, walletId, reference);
+        if (earlier !== null) {
+          if (earlier !== amount) throw new CreditRefused('reference_conflict');
+          return { kind: 'credited', result: { walletId, balance: wallet.balance, duplicate: true } };
+        }
+      }
+      const recent = await LedgerRepository.directCreditsLastDay(tx, walletId, operator.id);
+      if (recent + amount > this.approvalAbove) {
+        const request = await CreditRequestRepository.insert(tx, {
+          id: newConsoleId('CR'),
+          walletId,
+          amount,
+          reference,
+          requestedBy: operator.name,
+        });
+        return { kind: 'pending', request };
+      }
+      const balance = await LedgerRepository.append(tx, {
         walletId,
+        kind: 'credit',
         amount,
         reference,
-        requestedBy: actor.name,
+        creditedBy: operator.id,
       });
-      return { kind: 'pending', request };
-    }
-    const result = await this.merchants.credit(walletId, amount, reference);
-    return result ? { kind: 'credited', result } : { kind: 'not_found' };
+      return { kind: 'credited', result: { walletId, balance, duplicate: false } };
+    });
   }
 
   /**
@@ -61,6 +114,8 @@ export class CreditApprovalService {
     } catch (err) {
       // The request's reference was credited some other way meanwhile: nothing moved, the request stays pending.
       if (err instanceof DuplicateEntry) return { ok: false, reason: 'duplicate_reference' };
+      // The database found the checker not independent of the maker; nothing moved, the request stays pending.
+      if (err instanceof LineageConflict) return { ok: false, reason: 'lineage_conflict' };
       if (err instanceof BalanceOverflow) return { ok: false, reason: 'balance_overflow' };
       throw err;
     }

@@ -12,6 +12,15 @@ export type NotificationResult =
   | { kind: 'not_found' }
   | { kind: 'invalid'; message: string };
 
-/** amount_mismatch: the amount differs (never credited); the others: the transition or data conflicts. */
+/**
+ * amount_mismatch: the amount differs (never credited); invalid_state: a return (RETURNED) of a payout that is
+ * neither SUCCESS nor returned; the others: the transition or data conflicts.
+ */
 export type NotificationRefusal =
-  'amount_mismatch' | 'invalid_transition' | 'utr_conflict' | 'reference_conflict' | 'utr_required' | 'refused';
+  | 'amount_mismatch'
+  | 'invalid_transition'
+  | 'invalid_state'
+  | 'utr_conflict'
+  | 'reference_conflict'
+  | 'utr_required'
+  | 'refused';

@@ -13,6 +13,12 @@ export type ResolveOutcome =
   | { ok: false; reason: 'not_found' }
   | { ok: false; reason: 'invalid_state'; status: PayoutStatus };
 
+/** `changed` false: the payout had been returned already, and nothing was written. */
+export type ReturnOutcome =
+  | { ok: true; payout: Payout; changed: boolean }
+  | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'invalid_state'; status: PayoutStatus };
+
 /** Operator actions on payouts: listing, resolving a payout the bank left open, and ledger verification. */
 export class PayoutAdminService {
   constructor(
@@ -60,11 +66,32 @@ export class PayoutAdminService {
     });
   }
 
-  /** The payout's history (docs/operations.md), or null when there is no such payout. */
+  /**
+   * Records that the bank sent back the money of a SUCCESS payout (PayoutLifecycle.returnPayout): 200 with the
+   * payout. A payout returned already is answered as it is (the same return reported twice, by the operator and
+   * the bank, credits once); any other payout, REFUNDED after a failure included, is `invalid_state`.
+   */
+  async returnPayout(id: string, reason: string, actor: string): Promise<ReturnOutcome> {
+    if (!isId('payout', id)) return { ok: false, reason: 'not_found' };
+    return this.db.transaction(async (tx): Promise<ReturnOutcome> => {
+      const payout = await PayoutRepository.lockById(tx, id);
+      if (!payout) return { ok: false, reason: 'not_found' };
+      if (payout.returnedAt) return { ok: true, payout, changed: false };
+      const returned = await this.lifecycle.returnPayout(tx, payout, reason, actor);
+      if (!returned) return { ok: false, reason: 'invalid_state', status: payout.status };
+      return { ok: true, payout: returned, changed: true };
+    });
+  }
+
+  /**
+   * The payout's history (docs/operations.md), or null when there is no such payout. The change to SUCCESS shows
+   * the UTR, which the payout keeps even when it is returned later (the database refuses to change it then).
+   */
   async timeline(id: string): Promise<Timeline | null> {
     const payout = isId('payout', id) ? await PayoutRepository.findById(this.db, id) : null;
     if (!payout) return null;
-    return buildTimeline(this.db, payout.id, payout.createdAt, 'merchant');
+    const events = await buildTimeline(this.db, payout.id, payout.createdAt, 'merchant');
+    return events.map((e) => (e.type === 'status' && e.to === 'SUCCESS' && payout.utr ? { ...e, utr: payout.utr } : e));
   }
 
   verifyLedger() {

@@ -1,10 +1,15 @@
 import type { PayoutStatus } from '@payrail/protocol';
 import type { Payout } from '../domain/Payout.ts';
 import { toPayoutWire } from '../domain/Payout.ts';
-import { DEFAULT_STATUS_MESSAGE, payoutEventType } from '../domain/payoutStateMachine.ts';
+import {
+  DEFAULT_STATUS_MESSAGE,
+  payoutEventType,
+  RETURN_TRANSITION,
+  returnStatusMessage,
+} from '../domain/payoutStateMachine.ts';
 import { readOutcome, readSubmitAnswer } from '../domain/railAnswers.ts';
 import type { Metrics } from '../observability/Metrics.ts';
-import type { BankConnector } from '../rails/BankConnector.ts';
+import type { ConnectorRegistry } from '../rails/ConnectorRegistry.ts';
 import type { Queryable } from '../store/Database.ts';
 import { JobRepository } from '../store/repositories/JobRepository.ts';
 import { LedgerRepository } from '../store/repositories/LedgerRepository.ts';
@@ -20,6 +25,8 @@ export interface MoveOptions {
   railReference?: string;
   /** Who makes the change (history): `rail:<name>`, `worker`, `operator:<name>`; default `system`. */
   actor?: string;
+  /** SUCCESS → REFUNDED only (returnPayout): why the bank sent the money back. */
+  returnReason?: string;
 }
 
 export interface LifecycleOptions {
@@ -41,13 +48,14 @@ export type RailAnswerResult = 'moved' | 'unchanged' | 'error';
  */
 export class PayoutLifecycle {
   constructor(
-    private readonly rail: BankConnector,
+    private readonly connectors: ConnectorRegistry,
     private readonly metrics: Metrics,
     private readonly options: LifecycleOptions,
   ) {}
 
-  get railActor(): string {
-    return `rail:${this.rail.name}`;
+  /** Who a connector's answer is from, in the history: the payout's own connector. */
+  railActor(payout: Payout): string {
+    return `rail:${payout.rail}`;
   }
 
   /** Moves `payout` to `to`; null when it had already left its state (the caller lost a race and rolls back). */
@@ -57,10 +65,13 @@ export class PayoutLifecycle {
       utr: options.utr,
       railReference: options.railReference,
       actor: options.actor ?? 'system',
+      returnReason: options.returnReason,
     });
     if (!moved) return null;
-    if (to === 'FAILED') {
-      // The allowances count the payouts that are not FAILED or REFUNDED: a failure frees its amount at once.
+    const returned = payout.status === RETURN_TRANSITION.from && to === RETURN_TRANSITION.to;
+    if (to === 'FAILED' || returned) {
+      // The allowances count the payouts that are not FAILED or REFUNDED: a failure or a return frees its amount
+      // at once (in the day and month the payout was made, whenever the return comes).
       await UsageRepository.release(tx, moved.merchantId, `D${moved.istDay}`, moved.amount);
       await UsageRepository.release(tx, moved.merchantId, `M${moved.istMonth}`, moved.amount);
     }
@@ -76,7 +87,8 @@ export class PayoutLifecycle {
       });
     }
     await this.scheduleNext(tx, moved);
-    if (moved.batchId && (to === 'SUCCESS' || to === 'REFUNDED')) {
+    // A returned payout was counted final at its SUCCESS: its batch completed then and is not counted again.
+    if (moved.batchId && (to === 'SUCCESS' || (to === 'REFUNDED' && !returned))) {
       // After the payout's own event, so that a receiver sees the last payout.* event before the batch's.
       await batchItemFinal(tx, moved.merchantId, moved.batchId);
     }
@@ -86,17 +98,20 @@ export class PayoutLifecycle {
 
   /** Schedules the payout's next background step, if anything moves it by itself from here. */
   async scheduleNext(tx: Queryable, payout: Payout): Promise<void> {
-    const delay = this.nextStepDelayMs(payout.status);
+    const delay = this.nextStepDelayMs(payout);
     if (delay !== null) await JobRepository.schedule(tx, 'payout.advance', payout.id, delay);
   }
 
-  private nextStepDelayMs(status: PayoutStatus): number | null {
+  private nextStepDelayMs(payout: Payout): number | null {
+    const { status } = payout;
+    // A connector no longer configured here moves nothing by itself; the stepper records why on the payout.
+    const rail = this.connectors.get(payout.rail);
     switch (status) {
       case 'INITIATED':
-        return this.rail.submitDelayMs;
+        return rail ? rail.submitDelayMs : 0;
       case 'PROCESSING':
       case 'PENDING':
-        return this.rail.pollDelayMs(status);
+        return rail ? rail.pollDelayMs(status) : null;
       case 'FAILED':
         return this.options.refundDelayMs;
       default:
@@ -109,12 +124,22 @@ export class PayoutLifecycle {
    * PROCESSING → FAILED in this transaction (the table has no INITIATED → FAILED), then REFUNDED like any
    * failure; anything else → rail_error, and the payout waits for the operator.
    */
-  async applySubmitAnswer(tx: Queryable, payout: Payout, answer: unknown): Promise<RailAnswerResult> {
+  async applySubmitAnswer(
+    tx: Queryable,
+    payout: Payout,
+    answer: unknown,
+    /** When the answer is a temporary refusal: how long until the next submission. */
+    retryDelayMs = 1000,
+  ): Promise<RailAnswerResult> {
     const decision = readSubmitAnswer(answer);
-    const actor = this.railActor;
+    const actor = this.railActor(payout);
     if (decision.kind === 'invalid') {
       await this.recordRailError(tx, payout, decision.error);
       return 'error';
+    }
+    if (decision.kind === 'temporary') {
+      await this.recordTemporaryRefusal(tx, payout, decision.reason, retryDelayMs);
+      return 'unchanged';
     }
     const processing = await this.move(tx, payout, 'PROCESSING', {
       actor,
@@ -137,9 +162,9 @@ export class PayoutLifecycle {
     tx: Queryable,
     payout: Payout,
     answer: unknown,
-    actor: string = this.railActor,
+    actor: string = this.railActor(payout),
   ): Promise<RailAnswerResult> {
-    const decision = readOutcome(payout.status, answer);
+    const decision = readOutcome(payout.status, answer, { returned: Boolean(payout.returnedAt), utr: payout.utr });
     if (decision.kind === 'invalid') {
       await this.recordRailError(tx, payout, decision.error, actor);
       return 'error';
@@ -147,6 +172,12 @@ export class PayoutLifecycle {
     if (decision.kind === 'unchanged') {
       await this.scheduleNext(tx, payout);
       return 'unchanged';
+    }
+    if (decision.kind === 'return') {
+      if (!(await this.returnPayout(tx, payout, decision.reason, actor))) {
+        throw new Error(`payout ${payout.id} moved during its step`);
+      }
+      return 'moved';
     }
     const moved = await this.move(tx, payout, decision.to, {
       actor,
@@ -157,8 +188,28 @@ export class PayoutLifecycle {
     return 'moved';
   }
 
+  /**
+   * A submission refused for now: the payout stays INITIATED with the reason as its rail_error and in its history,
+   * and is submitted again after `retryDelayMs` (the stepper fails it once the connector's retry period is over).
+   */
+  async recordTemporaryRefusal(tx: Queryable, payout: Payout, reason: string, retryDelayMs: number): Promise<void> {
+    await PayoutRepository.recordTemporaryRefusal(tx, payout.id, reason);
+    await TransactionEventRepository.recordError(
+      tx,
+      payout.id,
+      `temporarily refused: ${reason}`,
+      this.railActor(payout),
+    );
+    await JobRepository.schedule(tx, 'payout.advance', payout.id, retryDelayMs);
+  }
+
   /** Keeps an answer that could not be applied on the payout and in its history; nothing is scheduled. */
-  async recordRailError(tx: Queryable, payout: Payout, error: string, actor: string = this.railActor): Promise<void> {
+  async recordRailError(
+    tx: Queryable,
+    payout: Payout,
+    error: string,
+    actor: string = this.railActor(payout),
+  ): Promise<void> {
     await PayoutRepository.recordRailError(tx, payout.id, error);
     await TransactionEventRepository.recordError(tx, payout.id, error, actor);
   }
@@ -178,6 +229,28 @@ export class PayoutLifecycle {
     return this.move(tx, payout, 'REFUNDED', {
       actor: 'worker',
       message: why ? `${DEFAULT_STATUS_MESSAGE.REFUNDED} (failed: ${why})`.slice(0, 500) : undefined,
+    });
+  }
+
+  /**
+   * SUCCESS → REFUNDED, a return: the bank sent back the money of a transfer that succeeded. The amount goes back
+   * to the wallet as the payout's `payout_refund` entry, which the ledger's unique index allows once per payout;
+   * the database refuses the move without it (migration 017). The payout keeps its UTR, its status message says
+   * why, move() frees the allowances and sends payout.refunded. `payout` is locked by the caller; null (nothing
+   * written) when it is not SUCCESS.
+   */
+  async returnPayout(tx: Queryable, payout: Payout, reason: string, actor: string): Promise<Payout | null> {
+    if (payout.status !== RETURN_TRANSITION.from) return null;
+    await LedgerRepository.append(tx, {
+      walletId: payout.walletId,
+      kind: 'payout_refund',
+      amount: payout.amount,
+      payoutId: payout.id,
+    });
+    return this.move(tx, payout, RETURN_TRANSITION.to, {
+      actor,
+      message: returnStatusMessage(reason),
+      returnReason: reason,
     });
   }
 }

@@ -17,7 +17,7 @@ import { checkSenderId, checkWalletIdShape, parsePayoutFields, type PayoutFields
 import { DEFAULT_STATUS_MESSAGE } from '../domain/payoutStateMachine.ts';
 import { RequestRejected } from '../domain/RequestRejected.ts';
 import type { Metrics } from '../observability/Metrics.ts';
-import type { BankConnector } from '../rails/BankConnector.ts';
+import type { ConnectorRegistry } from '../rails/ConnectorRegistry.ts';
 import type { Database } from '../store/Database.ts';
 import { PayoutOpenRefused, PayoutRepository, type OpenRefusal } from '../store/repositories/PayoutRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
@@ -59,7 +59,7 @@ const PER_MERCHANT_IN_FLIGHT = 2;
 export class PayoutService {
   constructor(
     private readonly db: Database,
-    private readonly rail: BankConnector,
+    private readonly connectors: ConnectorRegistry,
     private readonly lifecycle: PayoutLifecycle,
     private readonly bankRules: BankRules,
     private readonly banks: BankDirectory,
@@ -147,7 +147,7 @@ export class PayoutService {
   async bankRefusals(merchant: Merchant, requests: CheckedRequest[]): Promise<(CodeDef | null)[]> {
     const refusals = await Promise.all(
       requests.map(async ({ fields }) =>
-        (await this.rail.verifyBeneficiary(fields.accountNumber, fields.ifsc))
+        (await this.connectors.forMode(fields.paymentMode).verifyBeneficiary(fields.accountNumber, fields.ifsc))
           ? bankRuleRejection(this.bankRules, fields.ifsc)
           : PayoutCodes.beneficiaryVerificationFailed,
       ),
@@ -187,7 +187,8 @@ export class PayoutService {
       status: 'INITIATED',
       statusMessage: DEFAULT_STATUS_MESSAGE.INITIATED,
       utr: '',
-      rail: this.rail.name,
+      // The connector is chosen now and kept: a later change of the routes does not move it.
+      rail: this.connectors.forMode(fields.paymentMode).name,
       railReference: null,
       submittedAt: null,
       submitAttempts: 0,
@@ -200,9 +201,18 @@ export class PayoutService {
     };
   }
 
-  /** The delay of a new payout's first background step (null: the rail waits for an operator). */
-  firstStepDelayMs(): number | null {
-    return this.rail.submitDelayMs;
+  /**
+   * The delay of a new payout's first background step on `rail`. A connector that collects payouts at a cut-off
+   * (null) still gets a step at once: it finds nothing to submit and ends, so the job queue holds no waiting row.
+   */
+  firstStepDelayMs(rail: string): number | null {
+    const connector = this.connectors.get(rail);
+    return connector ? connector.submitDelayMs : 0;
+  }
+
+  /** The connectors of this server (bulk batches route each item by its mode). */
+  get connectorRegistry(): ConnectorRegistry {
+    return this.connectors;
   }
 
   private async initiateChecked(merchant: Merchant, scheme: Scheme, plain: Record<string, unknown>) {
@@ -222,7 +232,7 @@ export class PayoutService {
       payout = await this.perMerchant.run(merchant.id, () =>
         PayoutRepository.open(this.db, draft, {
           credentialsVersion: merchant.credentialsVersion,
-          firstStepDelayMs: this.firstStepDelayMs(),
+          firstStepDelayMs: this.firstStepDelayMs(draft.rail),
         }),
       );
     } catch (err) {

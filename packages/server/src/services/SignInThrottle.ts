@@ -20,12 +20,16 @@ export class SignInThrottle {
     this.throttle = new FailureThrottle(counters, WINDOW_MS, refuse);
   }
 
+  /**
+   * `account` is the identity as the lookup uses it (domain/signInIdentity): counted exactly as given, so that the
+   * account's limit and the account found are one and the same whatever spelling was sent.
+   */
   attempt<T>(account: string, address: string, verify: () => Promise<T | null>): Promise<T | null> {
     return this.throttle.attempt(
       [
         { counter: counterName('signin:ip', address), max: this.perAddress },
         {
-          counter: counterName('signin:acct', account.toLowerCase()),
+          counter: counterName('signin:acct', account),
           max: Math.max(1, Math.floor(this.perAddress / 2)),
         },
       ],

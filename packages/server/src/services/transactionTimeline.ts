@@ -9,6 +9,8 @@ export interface TimelineEvent {
   to: string | null;
   reason: string | null;
   actor: string;
+  /** A payout's change to SUCCESS: the transfer's UTR. */
+  utr?: string;
   /** webhook_attempt only */
   event_type?: string;
   delivery_id?: string;

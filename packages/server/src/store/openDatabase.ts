@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Logger } from 'pino';
 import type { Database } from './Database.ts';
 import { lockDataDir } from './dataDirLock.ts';
 import { migrate } from './migrate.ts';
@@ -16,6 +17,8 @@ export interface OpenDatabaseOptions {
   statementTimeoutMs?: number;
   /** PostgreSQL: named prepared statements (pgDatabase.ts); ignored for PGlite. */
   preparedStatements?: boolean;
+  /** PostgreSQL: where lost connections are reported (pgDatabase.ts); ignored for PGlite. */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 /** Opens PostgreSQL when a URL is given, else embedded PGlite in `<dataDir>/pgdata`, and migrates it. */
@@ -27,6 +30,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       connectTimeoutMs: options.connectTimeoutMs,
       statementTimeoutMs: options.statementTimeoutMs,
       preparedStatements: options.preparedStatements,
+      logger: options.logger,
     });
     await migrate(db);
     return db;

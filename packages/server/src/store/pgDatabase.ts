@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import type { Database, Queryable, QueryResult } from './Database.ts';
 import { DatabaseUnavailable } from '../domain/DatabaseUnavailable.ts';
 
@@ -13,9 +14,10 @@ export interface PgOptions {
   /** How long to wait for a connection (a new one, or a free one of the pool); 0: no limit. Default 5 s. */
   connectTimeoutMs?: number;
   /**
-   * Longest a statement may run: PostgreSQL cancels it (statement_timeout), and the client gives up 2 s later
-   * when the server does not answer at all (a lost connection). 0: no limit. Default 15 s. Migrations
-   * (`exec`) are not bounded.
+   * Longest a statement may take: the client gives up after this long when the server does not answer at all (a
+   * lost connection, a primary that vanished without closing it), and PostgreSQL cancels the statement itself a
+   * little earlier (statement_timeout), so that a merely slow statement keeps its connection. 0: no limit.
+   * Default 15 s. Migrations (`exec`) are not bounded.
    */
   statementTimeoutMs?: number;
   /**
@@ -24,17 +26,33 @@ export interface PgOptions {
    * them across transactions: PgBouncer before 1.21 in transaction mode (docs/performance.md).
    */
   preparedStatements?: boolean;
+  /**
+   * Where a connection that the server or the network broke is reported (SQLSTATE and the server's message
+   * only: never the error object, which carries the client and its connection parameters).
+   */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
-/** Extra time the client waits beyond statement_timeout, so that the server's own cancel normally comes first. */
-const CLIENT_GRACE_MS = 2_000;
+/** How much earlier than the client PostgreSQL cancels a statement: 10% of the limit, at most 1 s. */
+const serverCancelMargin = (limitMs: number) => Math.min(1_000, Math.floor(limitMs / 10));
+/**
+ * Idle time after which TCP keepalive probes a pooled connection, so that one whose peer vanished without closing
+ * it (the primary's machine lost, a virtual address moved) is noticed and discarded before a request picks it.
+ */
+const KEEPALIVE_IDLE_MS = 10_000;
+/** How many clients that broke on their way from the pool a transaction discards before it gives up. */
+const MAX_BROKEN_HANDOVERS = 3;
 /** The most distinct statements prepared per connection. */
 const MAX_NAMED = 1_000;
 
-/** SQLSTATEs of an unreachable or unusable server: connection exceptions, shutdown, too many connections, timeout. */
-const UNAVAILABLE_STATE = /^(08|57P|53)|^57014$/;
+/**
+ * SQLSTATEs of an unreachable or unusable server: connection exceptions, shutdown, too many connections, timeout,
+ * and 25006 (read-only transaction: the connection reached a standby, or a primary being demoted, during a
+ * failover; the client is discarded so that the next one goes where the proxy or DNS points now).
+ */
+const UNAVAILABLE_STATE = /^(08|57P|53)|^57014$|^25006$/;
 /** Errors of the socket or of pg's own connection handling (they carry no SQLSTATE). */
 const SOCKET_CODES = new Set([
   'ECONNREFUSED',
@@ -69,18 +87,42 @@ export function createPgDatabase(options: PgOptions): Database {
       oid === INT8_OID ? (value: string) => BigInt(value) : pg.types.getTypeParser(oid, format ?? 'text'),
   };
   const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
-  const queryTimeout = statementTimeout > 0 ? statementTimeout + CLIENT_GRACE_MS : undefined;
+  const queryTimeout = statementTimeout > 0 ? statementTimeout : undefined;
+  const serverTimeout = statementTimeout > 0 ? Math.max(1, statementTimeout - serverCancelMargin(statementTimeout)) : 0;
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.maxConnections ?? 20,
     types: types as pg.CustomTypesConfig,
     connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-    ...(statementTimeout > 0 ? { statement_timeout: statementTimeout } : {}),
+    ...(serverTimeout > 0 ? { statement_timeout: serverTimeout } : {}),
     // A peer that vanished without closing (a partition) is noticed by the query timeout; keepalive frees idle ones.
     keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
-  // An idle client that loses its connection must not crash the process; the pool replaces it.
+  /**
+   * Clients whose connection broke, with the error. A `pg` client emits 'error' when its backend ends the session
+   * (a FATAL such as 57P01 when the server is shut down, the backend is terminated or the postmaster dies) or the
+   * socket fails, and an 'error' event nobody listens to ends the process. The pool listens while a client is
+   * idle, a caller while it holds one, but not in between: when a query's last answer and the backend's FATAL
+   * arrive in one read, the pool hands the client to a waiting transaction and the FATAL is emitted before the
+   * transaction's code runs again. So every client gets a listener of its own for its whole life, here.
+   */
+  const lost = new WeakMap<pg.ClientBase, Error>();
+  pool.on('connect', (client) => {
+    client.on('error', (err: Error) => {
+      // One loss is often reported twice (the FATAL, then the closed socket): the first says why.
+      if (lost.has(client)) return;
+      lost.set(client, err);
+      const code = (err as { code?: unknown }).code;
+      options.logger?.warn(
+        { code: typeof code === 'string' ? code : undefined, reason: err.message },
+        'database connection lost; the client is discarded',
+      );
+    });
+  });
+  // An idle client that breaks is removed by the pool, which then emits 'error' too: already logged above, and
+  // without a listener here that event would end the process.
   pool.on('error', () => {});
   const prepared = options.preparedStatements ?? true;
   /**
@@ -115,6 +157,25 @@ export function createPgDatabase(options: PgOptions): Database {
     }
   };
 
+  /**
+   * A client from the pool for a transaction. One that broke on its way from the pool (see `lost`) is discarded
+   * and another taken: nothing was sent on it yet, so this is safe whatever the transaction does.
+   */
+  const acquire = async (): Promise<pg.PoolClient> => {
+    for (let handovers = 0; ; handovers++) {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        throw classify(err);
+      }
+      const broke = lost.get(client);
+      if (broke === undefined) return client;
+      client.release(broke);
+      if (handovers + 1 >= MAX_BROKEN_HANDOVERS) throw new DatabaseUnavailable(broke);
+    }
+  };
+
   return {
     engine: 'postgres',
     query: (sql, params) => run(pool, sql, params, queryTimeout),
@@ -122,19 +183,10 @@ export function createPgDatabase(options: PgOptions): Database {
       await run(pool, sql, undefined, undefined);
     },
     async transaction(fn) {
-      let client: pg.PoolClient;
-      try {
-        client = await pool.connect();
-      } catch (err) {
-        throw classify(err);
-      }
-      // A checked-out client whose connection drops emits 'error'; without a listener that would end the process.
-      // The failure reaches the caller through its next query instead.
+      const client = await acquire();
+      // A reason to discard the client rather than return it to the pool; a connection lost while the client is
+      // held is in `lost` (its own listener), and reaches the caller through the next query.
       let broken: unknown = null;
-      const onError = (err: unknown) => {
-        broken = err;
-      };
-      client.on('error', onError);
       try {
         await run(client, 'BEGIN', undefined, queryTimeout);
         const tx: Queryable = {
@@ -149,7 +201,7 @@ export function createPgDatabase(options: PgOptions): Database {
       } catch (err) {
         // After a lost connection or a client-side timeout the session is in an unknown state: do not wait on a
         // ROLLBACK there, discard the client (the server rolls back when the connection closes).
-        if (broken === null && !(err instanceof DatabaseUnavailable)) {
+        if (!lost.has(client) && !(err instanceof DatabaseUnavailable)) {
           await run(client, 'ROLLBACK', undefined, queryTimeout).catch((rollbackErr: unknown) => {
             broken = rollbackErr;
           });
@@ -158,8 +210,8 @@ export function createPgDatabase(options: PgOptions): Database {
         }
         throw err;
       } finally {
-        client.removeListener('error', onError);
-        client.release(broken === null ? undefined : (broken as Error));
+        const reason = lost.get(client) ?? broken;
+        client.release(reason === null ? undefined : (reason as Error));
       }
     },
     close: () => pool.end(),

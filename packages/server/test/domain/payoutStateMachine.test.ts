@@ -8,6 +8,7 @@ import {
   ON_HOLD_STATUSES,
   PAYOUT_TRANSITIONS,
   payoutEventType,
+  RETURN_TRANSITION,
 } from '../../src/domain/payoutStateMachine.ts';
 
 /** The seed's transition table, written out. */
@@ -20,14 +21,16 @@ const SEED_TABLE: [PayoutStatus, PayoutStatus][] = [
   ['PENDING', 'FAILED'],
   ['FAILED', 'REFUNDED'],
 ];
+/** The seed's table and the return: a SUCCESS payout whose money the bank sent back. */
+const TABLE: [PayoutStatus, PayoutStatus][] = [...SEED_TABLE, ['SUCCESS', 'REFUNDED']];
 
 const allPairs = PAYOUT_STATUSES.flatMap((from) =>
   PAYOUT_STATUSES.map((to) => [from, to] as [PayoutStatus, PayoutStatus]),
 );
 
 describe('payout state machine', () => {
-  it.each(allPairs)('%s → %s is allowed exactly when the seed lists it', (from, to) => {
-    const listed = SEED_TABLE.some(([a, b]) => a === from && b === to);
+  it.each(allPairs)('%s → %s is allowed exactly when the seed (or the return) lists it', (from, to) => {
+    const listed = TABLE.some(([a, b]) => a === from && b === to);
     expect(canTransition(from, to)).toBe(listed);
   });
 
@@ -35,17 +38,26 @@ describe('payout state machine', () => {
     expect(Object.keys(PAYOUT_TRANSITIONS).sort()).toEqual([...PAYOUT_STATUSES].sort());
   });
 
-  it('agrees with the table the database trigger enforces (migration 002)', () => {
-    const sql = readFileSync(new URL('../../src/store/migrations/002_payouts.sql', import.meta.url), 'utf8');
-    const list = /NOT IN \(([\s\S]*?\))\) THEN/.exec(sql)?.[1] ?? '';
-    const pairs = [...list.matchAll(/\('([A-Z]+)', '([A-Z]+)'\)/g)].map((m) => `${m[1]}->${m[2]}`).sort();
-    expect(pairs).toEqual(SEED_TABLE.map(([a, b]) => `${a}->${b}`).sort());
+  it('agrees with the table the database trigger enforces (migration 002, then 017 with the return)', () => {
+    const pairsOf = (file: string) => {
+      const sql = readFileSync(new URL(`../../src/store/migrations/${file}`, import.meta.url), 'utf8');
+      const list = /NOT IN \(([\s\S]*?\))\) THEN/.exec(sql)?.[1] ?? '';
+      return [...list.matchAll(/\('([A-Z]+)', '([A-Z]+)'\)/g)].map((m) => `${m[1]}->${m[2]}`).sort();
+    };
+    expect(pairsOf('002_payouts.sql')).toEqual(SEED_TABLE.map(([a, b]) => `${a}->${b}`).sort());
+    expect(pairsOf('017_payout_returns.sql')).toEqual(TABLE.map(([a, b]) => `${a}->${b}`).sort());
   });
 
   it('ends a payout at SUCCESS or REFUNDED; FAILED always goes on to REFUNDED', () => {
     expect(PAYOUT_STATUSES.filter(isFinal).sort()).toEqual(['REFUNDED', 'SUCCESS']);
     expect(isFinal('FAILED')).toBe(false);
     expect(isFinal('PENDING')).toBe(false);
+  });
+
+  it('leaves SUCCESS only by a return, to REFUNDED', () => {
+    expect(RETURN_TRANSITION).toEqual({ from: 'SUCCESS', to: 'REFUNDED' });
+    expect(PAYOUT_TRANSITIONS.SUCCESS).toEqual(['REFUNDED']);
+    expect(isFinal('SUCCESS')).toBe(true);
   });
 
   it('holds the amount of payouts not yet final: INITIATED, PROCESSING, PENDING', () => {

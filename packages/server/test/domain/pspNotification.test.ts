@@ -68,17 +68,38 @@ describe('payout notifications', () => {
       ok: true,
       value: { transactionId: PAYOUT, status: 'PROCESSING' },
     });
+    expect(parsePayoutNotification({ transactionId: PAYOUT, reference: 'BANK-1', status: 'PENDING' })).toEqual({
+      ok: true,
+      value: { transactionId: PAYOUT, reference: 'BANK-1', status: 'PENDING' },
+    });
   });
 
-  it('refuses a missing id, an unknown status, a SUCCESS without utr, a bad amount', () => {
+  it('refuses a missing id, an unknown status, a SUCCESS without utr, a bad amount or reference', () => {
     for (const body of [
       { status: 'SUCCESS', utr: 'U' },
       { transactionId: TXN, status: 'FAILED' },
       { transactionId: PAYOUT, status: 'REFUNDED' },
       { transactionId: PAYOUT, status: 'SUCCESS' },
       { transactionId: PAYOUT, status: 'FAILED', amount: '0.00' },
+      { transactionId: PAYOUT, status: 'FAILED', reference: 'has space' },
+      { transactionId: PAYOUT, status: 'FAILED', reference: 'x'.repeat(101) },
+      { transactionId: PAYOUT, status: 'FAILED', reference: 7 },
     ]) {
       expect(parsePayoutNotification(body).ok, JSON.stringify(body)).toBe(false);
     }
+  });
+  it('reads RETURNED with its reason, which it requires', () => {
+    expect(parsePayoutNotification({ transactionId: PAYOUT, status: 'RETURNED', reason: ' Account closed ' })).toEqual({
+      ok: true,
+      value: { transactionId: PAYOUT, status: 'RETURNED', reason: 'Account closed' },
+    });
+    for (const reason of [undefined, '', '   ', 7]) {
+      const parsed = parsePayoutNotification({ transactionId: PAYOUT, status: 'RETURNED', reason });
+      expect(parsed.ok, String(reason)).toBe(false);
+    }
+    expect(parsePayoutNotification({ transactionId: PAYOUT, status: 'RETURNED' })).toEqual({
+      ok: false,
+      error: 'a RETURNED needs the reason',
+    });
   });
 });

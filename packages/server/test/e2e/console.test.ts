@@ -220,6 +220,30 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     await page.getByRole('list', { name: 'Timeline' }).getByText('operator:fin-b@example.test').first().waitFor();
   });
 
+  it('records a return by the bank of a SUCCESS payout, with its reason', async () => {
+    const client = await MerchantClient.connect(t.url, { ...created, webhook_secret: '', wallet_id: '' }, 'v2');
+    const m = await admin(t.url, 'GET', `/admin/v1/merchants/${created.merchant_id}`);
+    const wallet = (m.body.wallets as { wallet_id: string }[])[0]?.wallet_id as string;
+    const p = await initiateOk(
+      client,
+      payoutRequest('nested', {
+        wallet_id: wallet,
+        amount: '3.00',
+        beneficiary_ifsc: SANDBOX.ifsc,
+        beneficiary_acc_number: SANDBOX.success,
+      }),
+    );
+    const id = p.transaction_id as string;
+    await waitForStatus(t.url, id, 'SUCCESS');
+    await go(`#/payouts/${id}`);
+    await page.getByLabel('Reason (the merchant sees it)').fill('Beneficiary account closed');
+    await page.getByRole('button', { name: 'Return', exact: true }).click();
+    const done = await waitForStatus(t.url, id, 'REFUNDED');
+    expect(done.return_reason).toBe('Beneficiary account closed');
+    await page.locator('.badge.REFUNDED').first().waitFor();
+    await page.getByText('Returned by the beneficiary bank: Beneficiary account closed').first().waitFor();
+  });
+
   it('replays a failed webhook from the deliveries page', async () => {
     const client = await MerchantClient.connect(t.url, { ...created, webhook_secret: '', wallet_id: '' }, 'v2');
     const m = await admin(t.url, 'GET', `/admin/v1/merchants/${created.merchant_id}`);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditedApiKey } from '../../src/domain/signInIdentity.ts';
 import { ConsoleSession, createOperator, TEST_PASSWORD } from '../support/consoleClient.ts';
 import { admin, createMerchant, http, type TestMerchant } from '../support/merchantClient.ts';
 import { ENGINES, startTestServer, type TestServer } from '../support/testServer.ts';
@@ -221,7 +222,9 @@ describe.each(ENGINES)('console operators on %s', (engine) => {
     });
 
     it('does not hold a credit at or below the threshold, nor one made with the admin token', async () => {
-      const at = await financeA.request('POST', `/admin/v1/wallets/${m.wallet_id}/credits`, { amount: '1000.00' });
+      // A wallet fin-a has not credited yet: an operator's direct credits to a wallet are summed over 24 h.
+      const fresh = await createMerchant(t.url, 'Threshold Co');
+      const at = await financeA.request('POST', `/admin/v1/wallets/${fresh.wallet_id}/credits`, { amount: '1000.00' });
       expect(at.status).toBe(200);
       const token = await admin(t.url, 'POST', `/admin/v1/wallets/${m.wallet_id}/credits`, { amount: '50000.00' });
       expect(token.status).toBe(200);
@@ -285,6 +288,109 @@ describe.each(ENGINES)('console operators on %s', (engine) => {
 
     it('cannot be changed, even by SQL', async () => {
       await expect(t.db.query('DELETE FROM audit_log')).rejects.toThrow(/append-only/);
+      await expect(t.db.query(`UPDATE audit_log SET detail = 'rewritten'`)).rejects.toThrow(/append-only/);
+    });
+
+    /** The newest entries through the audit API, as the console reads them. */
+    const newest = async () => {
+      const res = await admin(t.url, 'GET', '/admin/v1/audit?limit=200');
+      expect(res.status).toBe(200);
+      return res.body.data as Record<string, unknown>[];
+    };
+
+    it('records what a role refusal attempted: method, route and the role it needs', async () => {
+      expect(
+        (await viewer.request('POST', `/admin/v1/wallets/${m.wallet_id}/credits`, { amount: '3.00' })).status,
+      ).toBe(403);
+      const denied = (await newest()).find(
+        (e) => e.actor === email('viewer') && e.action === 'wallet.credit' && e.http_status === 403,
+      );
+      expect(denied?.detail).toContain('POST /admin/v1/wallets/:wallet_id/credits');
+      expect(denied?.detail).toContain('needs the finance role');
+      // A read refused for its role is a refusal too.
+      expect((await financeA.request('GET', '/admin/v1/operators')).status).toBe(403);
+      const read = (await newest()).find((e) => e.actor === email('fin-a') && e.action === 'GET /admin/v1/operators');
+      expect(read).toMatchObject({ outcome: 'denied', http_status: 403 });
+      expect(read?.detail).toContain('needs the admin role');
+    });
+
+    it('records CSRF and cross-origin refusals of operator session requests with what was refused and why', async () => {
+      const path = `/admin/v1/wallets/${m.wallet_id}/credits`;
+      expect((await financeA.request('POST', path, { amount: '1.00' }, { csrf: null })).status).toBe(403);
+      expect((await financeA.request('POST', path, { amount: '1.00' }, { csrf: financeB.csrf })).status).toBe(403);
+      expect(
+        (await financeA.request('POST', path, { amount: '1.00' }, { origin: 'https://evil.example' })).status,
+      ).toBe(403);
+      const signIn = await http(t.url, 'POST', '/console/api/session', {
+        body: { email: email('viewer'), password: TEST_PASSWORD },
+        headers: { 'sec-fetch-site': 'cross-site' },
+      });
+      expect(signIn.status).toBe(403);
+      const s = await ConsoleSession.signIn(t.url, email('viewer'));
+      expect((await s.request('DELETE', '/console/api/session', undefined, { csrf: null })).status).toBe(403);
+
+      const entries = await newest();
+      const refusals = entries.filter((e) => e.http_status === 403 && e.outcome === 'denied');
+      const credit = refusals.filter((e) => e.actor === email('fin-a') && e.action === 'wallet.credit');
+      for (const why of ['missing CSRF token', 'wrong CSRF token', 'cross-origin']) {
+        expect(
+          credit.some((e) => String(e.detail).includes(`POST ${'/admin/v1/wallets/:wallet_id/credits'}: ${why}`)),
+        ).toBe(true);
+      }
+      expect(
+        refusals.find((e) => e.action === 'session.sign_in' && String(e.detail).includes('cross-site')),
+      ).toMatchObject({ actor: email('viewer') });
+      expect(refusals.find((e) => e.action === 'session.sign_out')).toMatchObject({
+        actor: email('viewer'),
+        detail: expect.stringContaining('DELETE /console/api/session: missing CSRF token'),
+      });
+      // The refused session was not signed out.
+      expect((await s.request('GET', '/console/api/session')).status).toBe(200);
+    });
+
+    it('records a failed merchant sign-in under a hash of the API key, never the key or the secret', async () => {
+      const wrongSecret = 'Wr0ngSecretKey16';
+      const wrong = await http(t.url, 'POST', '/console/api/merchant/session', {
+        body: { api_key: ` ${m.api_key}`, secret_key: wrongSecret },
+      });
+      expect(wrong.status).toBe(401);
+      const entries = await newest();
+      expect(
+        entries.find((e) => e.action === 'merchant.sign_in' && e.http_status === 401 && e.outcome === 'denied'),
+      ).toMatchObject({ actor: auditedApiKey(m.api_key), actor_role: 'merchant', client_address: '127.0.0.1' });
+      const { rows } = await t.db.query<{ n: bigint }>(
+        `SELECT count(*)::int8 AS n FROM audit_log
+          WHERE strpos(actor || detail || target || actor_name, $1) > 0 OR strpos(actor || detail || target, $2) > 0
+             OR strpos(actor || detail || target, $3) > 0`,
+        [m.api_key, wrongSecret, m.secret_key],
+      );
+      expect(Number(rows[0]?.n)).toBe(0);
+    });
+
+    it('records CSRF and cross-origin refusals of merchant session requests', async () => {
+      const mine = await ConsoleSession.merchant(t.url, m.api_key, m.secret_key);
+      const rotate = await mine.request('POST', '/console/api/merchant/webhook-secret/rotate', undefined, {
+        csrf: null,
+      });
+      expect(rotate.status).toBe(403);
+      const signIn = await http(t.url, 'POST', '/console/api/merchant/session', {
+        body: { api_key: m.api_key, secret_key: m.secret_key },
+        headers: { origin: 'https://evil.example' },
+      });
+      expect(signIn.status).toBe(403);
+      const entries = await newest();
+      expect(entries.find((e) => e.action === 'merchant.webhook_secret.rotate' && e.http_status === 403)).toMatchObject(
+        {
+          actor: `merchant:${m.merchant_id}`,
+          outcome: 'denied',
+          detail: expect.stringContaining('POST /console/api/merchant/webhook-secret/rotate: missing CSRF token'),
+        },
+      );
+      expect(entries.find((e) => e.action === 'merchant.sign_in' && e.http_status === 403)).toMatchObject({
+        actor: auditedApiKey(m.api_key),
+        outcome: 'denied',
+        detail: expect.stringContaining('POST /console/api/merchant/session: cross-origin'),
+      });
     });
   });
 });

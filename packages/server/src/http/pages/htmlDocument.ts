@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import { paymentPageCsp } from '../plugins/securityHeaders.ts';
 import { escapeHtml } from './html.ts';
 import { THEME_CSS } from './theme.ts';
 
@@ -38,28 +39,14 @@ ${script}
 }
 
 /**
- * Sends a page with a strict Content-Security-Policy: nothing from other origins, inline code only under this
- * answer's nonce, requests only to this server, not framable; never cached (the page shows a live status).
+ * Sends a page with a strict Content-Security-Policy (paymentPageCsp: inline code only under this answer's nonce);
+ * never cached (the page shows a live status). Nosniff, X-Frame-Options DENY and no referrer come with every answer
+ * (registerSecurityHeaders).
  */
 export function sendHtml(reply: FastifyReply, status: number, html: string, nonce: string) {
   return reply
     .code(status)
-    .header(
-      'content-security-policy',
-      [
-        "default-src 'none'",
-        `script-src 'nonce-${nonce}'`,
-        `style-src 'nonce-${nonce}'`,
-        "connect-src 'self'",
-        "img-src 'self' data:",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-      ].join('; '),
-    )
-    .header('x-content-type-options', 'nosniff')
-    .header('x-frame-options', 'DENY')
-    .header('referrer-policy', 'no-referrer')
+    .header('content-security-policy', paymentPageCsp(nonce))
     .header('cache-control', 'no-store')
     .type('text/html; charset=utf-8')
     .send(html);

@@ -17,8 +17,17 @@ export const adminTokenHash = (token: string): Buffer => createHash('sha256').up
  * time (both are 32 bytes, whatever was presented). Failures are counted per
  * client address (CONTRACT.md §9); past `maxFailures` every request from that address, even with the right token,
  * gets 429 until the window passes, so that guessing gains nothing from the answers.
+ *
+ * `refused` hears of each wrong or missing token that was checked (never the token itself), for the audit log.
+ * Requests the throttle refuses are not passed on: no token was looked at, and the throttle's limit is what
+ * keeps the number of checked ones small.
  */
-export function requireAdmin(tokenHash: Buffer, throttle: FailureThrottle, maxFailures: number) {
+export function requireAdmin(
+  tokenHash: Buffer,
+  throttle: FailureThrottle,
+  maxFailures: number,
+  refused: (request: FastifyRequest) => Promise<void> = async () => {},
+) {
   return async (request: FastifyRequest) => {
     const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -26,6 +35,9 @@ export function requireAdmin(tokenHash: Buffer, throttle: FailureThrottle, maxFa
     const ok = await throttle.attempt(limits, async () =>
       match && timingSafeEqual(adminTokenHash(match[1] as string), tokenHash) ? true : null,
     );
-    if (!ok) throw new AdminError(401, 'unauthorized', 'A valid admin bearer token is required');
+    if (!ok) {
+      await refused(request);
+      throw new AdminError(401, 'unauthorized', 'A valid admin bearer token is required');
+    }
   };
 }

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { WIRE_SCHEMAS } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
+import { DOCS_CSP } from './securityHeaders.ts';
 
 /**
  * The OpenAPI 3.1 document is generated from the same route schemas that validate requests; the decrypted
@@ -42,6 +43,13 @@ export async function registerOpenApi(app: FastifyInstance) {
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) || `def-${i}` },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+  // The UI's own policy on every answer under /docs (its page, bundle and the document it loads): never framed.
+  // BaseLayout: the documentation without the standalone top bar, whose logo is an inline style sheet (which the
+  // policy refuses) and whose "explore" box would load any other document into this page.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { deepLinking: true, layout: 'BaseLayout' },
+    staticCSP: DOCS_CSP,
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

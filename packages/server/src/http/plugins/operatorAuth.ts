@@ -5,7 +5,7 @@ import type { FailureThrottle } from '../../services/FailureThrottle.ts';
 import type { AuditService } from '../../services/AuditService.ts';
 import { csrfTokenOf, type ConsoleSessionService } from '../../services/ConsoleSessionService.ts';
 import { AdminError } from '../AdminError.ts';
-import { OPERATOR_COOKIE, readCookie } from '../consoleCookies.ts';
+import { consoleCookieNames, readCookie, secureCookies } from '../consoleCookies.ts';
 import { requireAdmin } from './adminAuth.ts';
 
 export interface OperatorAuthDeps {
@@ -23,6 +23,19 @@ export const signInThrottled = (retryAfterSeconds: number) =>
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
+ * What the audit log says of a refused request: its method, its route as registered (the pattern, not the path
+ * the client sent) and why. Only the server's own words, so that it can key a counted row (AuditService.count).
+ */
+export const refusalNote = (request: FastifyRequest, why: string) =>
+  `refused ${request.method} ${request.routeOptions.url ?? 'unknown route'}: ${why}`;
+
+/** A 403 `csrf_failed`, with what was refused and why noted for the audit entry. */
+function csrfRefusal(request: FastifyRequest, why: string, message: string) {
+  request.auditNote = refusalNote(request, why);
+  return new AdminError(403, 'csrf_failed', message);
+}
+
+/**
  * Refuses a state-changing cookie request that is not provably from the console itself: it must carry the
  * session's CSRF token, and a browser's Origin / Sec-Fetch-Site, when sent, must be this server's own.
  * (SameSite=Strict already keeps other sites' requests from carrying the cookie; this is the second lock.)
@@ -30,7 +43,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function checkCsrf(request: FastifyRequest, sessionToken: string, publicUrl: string | undefined) {
   const sent = request.headers['x-csrf-token'];
   if (typeof sent !== 'string' || !safeEqual(sent, csrfTokenOf(sessionToken))) {
-    throw new AdminError(403, 'csrf_failed', 'A state-changing console request needs the X-CSRF-Token header');
+    throw csrfRefusal(
+      request,
+      typeof sent === 'string' ? 'wrong CSRF token' : 'missing CSRF token',
+      'A state-changing console request needs the X-CSRF-Token header',
+    );
   }
   checkOrigin(request, publicUrl);
 }
@@ -39,7 +56,7 @@ export function checkCsrf(request: FastifyRequest, sessionToken: string, publicU
 export function checkOrigin(request: FastifyRequest, publicUrl: string | undefined) {
   const site = request.headers['sec-fetch-site'];
   if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') {
-    throw new AdminError(403, 'csrf_failed', 'Cross-site console requests are refused');
+    throw csrfRefusal(request, 'cross-site (Sec-Fetch-Site)', 'Cross-site console requests are refused');
   }
   const origin = request.headers.origin;
   if (typeof origin !== 'string') return;
@@ -52,8 +69,40 @@ export function checkOrigin(request: FastifyRequest, publicUrl: string | undefin
   } catch {
     ok = false;
   }
-  if (!ok) throw new AdminError(403, 'csrf_failed', 'Cross-origin console requests are refused');
+  if (!ok) throw csrfRefusal(request, 'cross-origin (Origin)', 'Cross-origin console requests are refused');
 }
+
+/** The actor of a refusal whose client is not known: a wrong admin token, a request with no live session. */
+export const ANONYMOUS_ACTOR = 'anonymous';
+
+/**
+ * Counts a refusal of a client that nothing else bounds in its row for this minute (AuditService.count). As with
+ * recordAudit, a failed write is logged, not answered: the refusal stands either way.
+ */
+export async function countRefusal(
+  audit: AuditService,
+  request: FastifyRequest,
+  refusal: { actor: string; actorRole?: string; action: string; status: number; detail: string },
+) {
+  try {
+    await audit.count({
+      actor: refusal.actor.slice(0, 254),
+      actorName: '',
+      actorRole: refusal.actorRole ?? '',
+      action: refusal.action,
+      target: '',
+      clientAddress: request.ip,
+      outcome: 'denied',
+      httpStatus: refusal.status,
+      detail: refusal.detail,
+    });
+  } catch (err) {
+    request.log.error({ err }, 'audit log write failed');
+  }
+}
+
+/** Reads refused for their role: audited like state changes (other reads are not). */
+const refusedReads = new WeakSet<FastifyRequest>();
 
 /**
  * Who may call the admin API: the admin bearer token (automation; acts as `operator:admin-token`, role admin),
@@ -61,9 +110,18 @@ export function checkOrigin(request: FastifyRequest, publicUrl: string | undefin
  * state-changing call (refused ones included) is written to the audit log before the answer leaves.
  */
 export function registerOperatorAuth(admin: FastifyInstance, deps: OperatorAuthDeps) {
-  const bearer = requireAdmin(deps.adminTokenHash, deps.adminThrottle, deps.config.adminFailuresPerAddress);
+  // A wrong or missing admin token: one counted row per client address and minute, never the token.
+  const bearer = requireAdmin(deps.adminTokenHash, deps.adminThrottle, deps.config.adminFailuresPerAddress, (request) =>
+    countRefusal(deps.audit, request, {
+      actor: ANONYMOUS_ACTOR,
+      action: 'admin.auth_failed',
+      status: 401,
+      detail: 'wrong or missing admin bearer token',
+    }),
+  );
+  const operatorCookie = consoleCookieNames(secureCookies(deps.config)).operator;
   admin.addHook('onRequest', async (request) => {
-    const cookie = readCookie(request, OPERATOR_COOKIE);
+    const cookie = readCookie(request, operatorCookie);
     if (request.headers.authorization !== undefined || cookie === undefined) {
       await bearer(request);
       request.actor = ADMIN_TOKEN_ACTOR;
@@ -82,12 +140,14 @@ export function registerOperatorAuth(admin: FastifyInstance, deps: OperatorAuthD
     const needed: OperatorRole =
       request.routeOptions.config.role ?? (SAFE_METHODS.has(request.method) ? 'viewer' : 'admin');
     if (!roleAllows(request.actor.role, needed)) {
+      request.auditNote = refusalNote(request, `needs the ${needed} role; the actor has ${request.actor.role}`);
+      if (SAFE_METHODS.has(request.method)) refusedReads.add(request);
       throw new AdminError(403, 'forbidden', `This action needs the ${needed} role; you are ${request.actor.role}`);
     }
   });
 
   admin.addHook('onSend', async (request, reply, payload) => {
-    if (SAFE_METHODS.has(request.method) || request.actor === null) return payload;
+    if ((SAFE_METHODS.has(request.method) && !refusedReads.has(request)) || request.actor === null) return payload;
     await recordAudit(deps.audit, request, reply.statusCode);
     return payload;
   });
@@ -110,6 +170,7 @@ const AUDITED_FIELDS = [
   'upi_payee_name',
   'beneficiary_verification',
   'min_name_match_score',
+  'default_scheme',
   'merchant_id',
   'since',
 ];

@@ -16,6 +16,8 @@ const auditView = (e: AuditEntry) => ({
   outcome: e.outcome,
   http_status: e.httpStatus,
   detail: e.detail,
+  // A counted row: that many refusals from the client address within the minute `at` falls in (1 for one event).
+  count: e.count,
 });
 
 /** The audit log, newest first: every state-changing operator call, refused ones included. */

@@ -42,6 +42,13 @@ function answer(outcome: DecisionOutcome) {
       throw new AdminError(409, 'invalid_state', 'The credit request has already been decided');
     case 'same_operator':
       throw new AdminError(403, 'same_operator', 'A different operator must approve this credit (maker ≠ checker)');
+    case 'lineage_conflict':
+      throw new AdminError(
+        403,
+        'lineage_conflict',
+        'A second, independent operator must approve this credit: you and the requester are linked by who ' +
+          'created, promoted, re-enabled or set the password of whom',
+      );
     case 'balance_overflow':
       throw new AdminError(422, 'balance_overflow', 'the balance would exceed the largest amount a wallet holds');
     case 'duplicate_reference':
@@ -88,7 +95,9 @@ export function adminCreditRequestRoutes(app: FastifyInstance, deps: { creditApp
       config: { ...adminRouteOptions.config, role: 'finance', audit: 'credit_request.approve' },
       schema: {
         tags: ['console'],
-        summary: 'Approve a pending credit: a different finance or admin operator; the wallet is credited at once',
+        summary:
+          'Approve a pending credit: a different finance or admin operator, independent of the requester ' +
+          '(403 lineage_conflict otherwise); the wallet is credited at once',
         params: idParam,
         response: { ...adminErrorResponses, 403: adminErrorResponses[401] },
       },
@@ -99,6 +108,8 @@ export function adminCreditRequestRoutes(app: FastifyInstance, deps: { creditApp
       // The audit line names what was approved, not only the request's id.
       if (outcome.ok) {
         request.auditNote = `credited ${formatPaise(outcome.request.amount)} to ${outcome.request.walletId}, requested by ${outcome.request.requestedBy}`;
+      } else if (outcome.reason === 'lineage_conflict') {
+        request.auditNote = 'refused: not independent of the requester (approval lineage)';
       }
       return answer(outcome);
     },

@@ -42,6 +42,7 @@ function merchantView(m: Merchant, wallets: Wallet[]) {
     upi_payee_name: m.upiPayeeName,
     beneficiary_verification: m.beneficiaryVerification,
     min_name_match_score: m.minNameMatchScore,
+    default_scheme: m.defaultScheme,
   };
   const limits = { daily_limit: limitText(m.dailyLimit), monthly_limit: limitText(m.monthlyLimit) };
   return {
@@ -140,7 +141,7 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       ...adminRouteOptions,
       schema: {
         tags: ['admin'],
-        summary: 'Change limits, callback URL, UPI payee settings, beneficiary verification or status',
+        summary: 'Change limits, callback URL, UPI payee settings, beneficiary verification, default scheme or status',
         params: merchantIdParam,
         body: {
           type: 'object',
@@ -154,6 +155,11 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
             status: { type: 'string', enum: ['active', 'suspended'] },
             beneficiary_verification: { type: 'string', enum: ['off', 'required'] },
             min_name_match_score: { type: 'integer', minimum: 0, maximum: 100 },
+            default_scheme: {
+              type: 'string',
+              enum: ['v1', 'v2'],
+              description: 'Scheme of a token issued from plain credentials on the V1 token path (default v2)',
+            },
           },
         },
         response: adminErrorResponses,
@@ -184,6 +190,7 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
         patch.beneficiaryVerification = body.beneficiary_verification as 'off' | 'required';
       }
       if ('min_name_match_score' in body) patch.minNameMatchScore = body.min_name_match_score as number;
+      if ('default_scheme' in body) patch.defaultScheme = body.default_scheme as 'v1' | 'v2';
       const merchant = await merchants.update(merchant_id, patch);
       if (!merchant) throw AdminError.notFound('merchant');
       return merchantView(merchant, await merchants.wallets(merchant.id));
@@ -279,8 +286,9 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       schema: {
         tags: ['admin'],
         summary:
-          'Credit a wallet (idempotent per reference). An operator session crediting more than ' +
-          'PAYRAIL_CREDIT_APPROVAL_ABOVE gets 202 with a pending credit request instead (maker ≠ checker).',
+          'Credit a wallet (idempotent per reference). An operator session whose credit takes its direct credits ' +
+          'to this wallet over the last 24 h above PAYRAIL_CREDIT_APPROVAL_ABOVE gets 202 with a pending credit ' +
+          'request instead (maker ≠ checker).',
         params: walletIdParam,
         body: {
           type: 'object',

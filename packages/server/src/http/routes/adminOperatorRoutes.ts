@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { isEmail, OPERATOR_ROLES, type Operator, type OperatorRole } from '../../domain/Operator.ts';
+import { isEmail, lineageNote, OPERATOR_ROLES, type Operator, type OperatorRole } from '../../domain/Operator.ts';
 import { passwordProblem } from '../../domain/passwordHash.ts';
+import { signInEmail } from '../../domain/signInIdentity.ts';
 import type { OperatorService } from '../../services/OperatorService.ts';
 import { AdminError } from '../AdminError.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
@@ -62,19 +63,22 @@ export function adminOperatorRoutes(app: FastifyInstance, deps: { operators: Ope
     },
     async (request, reply) => {
       const body = request.body as { email: string; name?: string; role: OperatorRole; password: string };
-      const email = body.email.trim();
+      // Checked as it will be stored (OperatorService normalises it the same way).
+      const email = signInEmail(body.email);
       if (!isEmail(email)) throw AdminError.invalid('email must be an e-mail address');
       const problem = passwordProblem(body.password);
       if (problem) throw AdminError.invalid(problem);
-      const operator = await deps.operators.create({
+      const created = await deps.operators.create({
         email,
         name: body.name?.trim() || email,
         role: body.role,
         password: body.password,
-        createdBy: request.actor?.name ?? 'unknown',
+        grantor: request.actor!,
       });
-      if (!operator) throw new AdminError(409, 'operator_exists', 'An operator with this e-mail address exists');
-      return reply.code(201).send(operatorView(operator));
+      if (!created) throw new AdminError(409, 'operator_exists', 'An operator with this e-mail address exists');
+      // The approval lineage, where whoever reviews operator changes reads them.
+      request.auditNote = lineageNote(created.grants, request.actor!);
+      return reply.code(201).send(operatorView(created.operator));
     },
   );
 
@@ -129,9 +133,10 @@ export function adminOperatorRoutes(app: FastifyInstance, deps: { operators: Ope
         // An admin who demotes or disables themselves could leave nobody to undo it.
         throw new AdminError(409, 'own_account', 'Ask another admin to change your own role or to disable you');
       }
-      const operator = await deps.operators.update(operator_id, body);
-      if (!operator) throw AdminError.notFound('operator');
-      return operatorView(operator);
+      const updated = await deps.operators.update(operator_id, body, request.actor!);
+      if (!updated) throw AdminError.notFound('operator');
+      request.auditNote = lineageNote(updated.grants, request.actor!);
+      return operatorView(updated.operator);
     },
   );
 }

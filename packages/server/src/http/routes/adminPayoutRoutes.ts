@@ -4,16 +4,27 @@ import { toPayoutWire, type Payout } from '../../domain/Payout.ts';
 import type { PayoutAdminService } from '../../services/PayoutAdminService.ts';
 import { AdminError } from '../AdminError.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
-import { adminErrorResponses, historyActor, adminRouteOptions, timelineEventSchema } from './adminSchemas.ts';
+import {
+  adminError,
+  adminErrorResponses,
+  historyActor,
+  adminRouteOptions,
+  timelineEventSchema,
+} from './adminSchemas.ts';
 
 export const adminPayoutView = (p: Payout) => ({
   ...toPayoutWire(p),
   merchant_id: p.merchantId,
   scheme: p.scheme,
   rail: p.rail,
+  // The connector chosen at initiation (PAYRAIL_CONNECTOR, PAYRAIL_CONNECTOR_ROUTES); `rail` is its older name.
+  connector: p.rail,
   rail_reference: p.railReference,
   rail_error: p.railError,
   failure_reason: p.failureReason,
+  // A REFUNDED payout with these was returned after its SUCCESS (it keeps its utr_number); without, it had failed.
+  returned_at: p.returnedAt ? p.returnedAt.toISOString() : null,
+  return_reason: p.returnReason ?? null,
 });
 
 /** Operator routes for payouts and the ledger (CONTRACT.md §5). */
@@ -129,6 +140,53 @@ export function adminPayoutRoutes(app: FastifyInstance, deps: { payoutAdmin: Pay
       if (outcome.ok) return adminPayoutView(outcome.payout);
       if (outcome.reason === 'not_found') throw AdminError.notFound('payout');
       throw new AdminError(409, 'invalid_state', `payout is ${outcome.status}; only a PENDING payout can be resolved`);
+    },
+  );
+
+  app.post(
+    '/admin/v1/payouts/:transaction_id/return',
+    {
+      ...adminRouteOptions,
+      config: { ...adminRouteOptions.config, role: 'finance', audit: 'payout.return' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Record that the bank returned the money of a SUCCESS payout (SUCCESS → REFUNDED)',
+        description:
+          'For a transfer the beneficiary bank sent back after it succeeded (account closed, beneficiary refused). The amount comes back to the wallet once, the payout keeps its UTR, its status_message says why, the merchant gets payout.refunded, and the amount no longer counts toward the daily and monthly allowances. A payout returned already answers 200 as it is. Needs the finance role.',
+        params: { type: 'object', properties: { transaction_id: { type: 'string' } } },
+        body: {
+          type: 'object',
+          required: ['reason'],
+          additionalProperties: false,
+          properties: {
+            reason: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 255,
+              pattern: '^[^\\u0000-\\u001f\\u007f]*\\S[^\\u0000-\\u001f\\u007f]*$',
+              description: 'Why the bank returned it, as the merchant will read it: 1–255 characters, one line',
+            },
+          },
+        },
+        response: {
+          ...adminErrorResponses,
+          403: { ...adminError, description: 'forbidden: needs the finance role' },
+          409: {
+            ...adminError,
+            description: 'invalid_state: the payout is neither SUCCESS nor returned (REFUNDED after a failure too)',
+          },
+        },
+      },
+    },
+    async (request) => {
+      const { transaction_id } = request.params as { transaction_id: string };
+      const { reason } = request.body as { reason: string };
+      // The reason is the point of the action: kept in the audit log with it.
+      request.auditNote = `reason: ${JSON.stringify(reason)}`;
+      const outcome = await deps.payoutAdmin.returnPayout(transaction_id, reason.trim(), historyActor(request));
+      if (outcome.ok) return adminPayoutView(outcome.payout);
+      if (outcome.reason === 'not_found') throw AdminError.notFound('payout');
+      throw new AdminError(409, 'invalid_state', `payout is ${outcome.status}; only a SUCCESS payout can be returned`);
     },
   );
 

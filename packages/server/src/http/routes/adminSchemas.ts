@@ -58,6 +58,7 @@ export const timelineEventSchema = {
     to: { type: ['string', 'null'] },
     reason: { type: ['string', 'null'] },
     actor: { type: 'string', description: 'merchant, rail:<name>, worker, operator:<name> or system' },
+    utr: { type: 'string', description: "A payout's change to SUCCESS: the transfer's UTR" },
     event_type: { type: 'string', description: 'webhook_attempt: the event delivered' },
     delivery_id: { type: 'string' },
     http_status: { type: ['integer', 'null'] },

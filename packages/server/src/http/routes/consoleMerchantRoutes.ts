@@ -9,6 +9,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import type { Merchant } from '../../domain/Merchant.ts';
+import { auditedApiKey, signInApiKey } from '../../domain/signInIdentity.ts';
 import type { AuditService } from '../../services/AuditService.ts';
 import type { BulkPayoutService } from '../../services/BulkPayoutService.ts';
 import type { CollectionService } from '../../services/CollectionService.ts';
@@ -19,9 +20,15 @@ import type { StatsService } from '../../services/StatsService.ts';
 import type { WalletStatementService } from '../../services/WalletStatementService.ts';
 import type { DeliveryState, WebhookAdminService } from '../../services/WebhookAdminService.ts';
 import { AdminError } from '../AdminError.ts';
-import { clearSessionCookie, MERCHANT_COOKIE, readCookie, setSessionCookie } from '../consoleCookies.ts';
+import {
+  clearSessionCookie,
+  consoleCookieNames,
+  readCookie,
+  secureCookies,
+  setSessionCookie,
+} from '../consoleCookies.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
-import { checkCsrf, checkOrigin, recordAudit } from '../plugins/operatorAuth.ts';
+import { checkCsrf, checkOrigin, countRefusal, recordAudit, refusalNote } from '../plugins/operatorAuth.ts';
 import type { SignInThrottle } from '../../services/SignInThrottle.ts';
 import { adminCollectionView } from './adminCollectionRoutes.ts';
 import { batchDetailView, batchKeyOf, batchView, parseBatchKey } from './adminBatchRoutes.ts';
@@ -29,7 +36,6 @@ import { adminError, adminRouteOptions, walletIdParam } from './adminSchemas.ts'
 import { adminPayoutView } from './adminPayoutRoutes.ts';
 import { statsView } from './adminConsoleRoutes.ts';
 import { deliveryView } from './adminWebhookRoutes.ts';
-import { secureCookies } from './consoleSessionRoutes.ts';
 import { statementQuerystring } from './statementView.ts';
 import { answerStatement, type StatementQuery } from './walletStatementAnswer.ts';
 
@@ -60,17 +66,19 @@ const merchantOf = (request: FastifyRequest) => request.consoleMerchant as Merch
 
 /**
  * The merchant side of the console: a merchant signs in with its API key and secret key and gets a session
- * cookie of its own (`payrail_mc`), which opens only these routes and only that merchant's data. Another
- * merchant's wallet, payout or delivery answers 404, as if it did not exist.
+ * cookie of its own (`payrail_mc`, `__Host-payrail_mc` behind https), which opens only these routes and only that
+ * merchant's data. Another merchant's wallet, payout or delivery answers 404, as if it did not exist.
  */
 export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
   const secure = secureCookies(deps.config);
+  const MERCHANT_COOKIE = consoleCookieNames(secure).merchant;
   const who = (m: Merchant) => ({ name: `merchant:${m.id}`, displayName: m.name, role: 'merchant' });
 
   app.post(
     '/console/api/merchant/session',
     {
       ...adminRouteOptions,
+      config: { ...adminRouteOptions.config, audit: 'merchant.sign_in' },
       schema: {
         tags,
         summary: 'Merchant sign-in with API key and secret key: a session cookie limited to that merchant',
@@ -87,12 +95,43 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request, reply) => {
-      checkOrigin(request, deps.config.publicUrl);
-      const { api_key, secret_key } = request.body as { api_key: string; secret_key: string };
-      const opened = await deps.signInThrottle.attempt(api_key, request.ip, () =>
-        deps.consoleSessions.signInMerchant(api_key, secret_key, request.ip),
-      );
-      if (!opened) throw new AdminError(401, 'invalid_credentials', 'Wrong API key or secret key');
+      const body = request.body as { api_key: string; secret_key: string };
+      // One spelling for the throttle and the lookup: a variant of the key must not get a fresh counter.
+      const apiKey = signInApiKey(body.api_key);
+      // A failed sign-in names the key by a short hash only (never the key, never the secret).
+      const claimed = { name: auditedApiKey(apiKey), displayName: '', role: 'merchant' };
+      // Refusals that come before the throttle (cross-origin) or from it (429) are not bounded by it: counted.
+      const counted = (status: number, detail: string) =>
+        countRefusal(deps.audit, request, {
+          actor: claimed.name,
+          actorRole: claimed.role,
+          action: 'merchant.sign_in',
+          status,
+          detail,
+        });
+      try {
+        checkOrigin(request, deps.config.publicUrl);
+      } catch (err) {
+        await counted(403, request.auditNote ?? '');
+        throw err;
+      }
+      let opened;
+      try {
+        opened = await deps.signInThrottle.attempt(apiKey, request.ip, () =>
+          deps.consoleSessions.signInMerchant(apiKey, body.secret_key, request.ip),
+        );
+      } catch (err) {
+        const status = err instanceof AdminError ? err.status : 500;
+        if (status === 429) await counted(429, refusalNote(request, 'too many failed sign-ins'));
+        else await recordAudit(deps.audit, request, status, claimed);
+        throw err;
+      }
+      if (!opened) {
+        // One row each: the throttle bounds how many there can be.
+        request.auditNote = refusalNote(request, 'wrong API key or secret key');
+        await recordAudit(deps.audit, request, 401, claimed);
+        throw new AdminError(401, 'invalid_credentials', 'Wrong API key or secret key');
+      }
       setSessionCookie(reply, MERCHANT_COOKIE, opened.token, opened.expiresAt, secure);
       await recordAudit(deps.audit, request, 200, who(opened.subject));
       return {
@@ -108,8 +147,9 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       const token = readCookie(request, MERCHANT_COOKIE);
       const merchant = token ? await deps.consoleSessions.merchantOf(token) : null;
       if (!token || !merchant) throw new AdminError(401, 'unauthorized', 'Not signed in as a merchant');
-      if (!SAFE_METHODS.has(request.method)) checkCsrf(request, token, deps.config.publicUrl);
+      // Known before the CSRF check, so that a refusal of it is audited under the merchant (onSend).
       request.consoleMerchant = merchant;
+      if (!SAFE_METHODS.has(request.method)) checkCsrf(request, token, deps.config.publicUrl);
     });
     scope.addHook('onSend', async (request, reply, payload) => {
       if (!SAFE_METHODS.has(request.method) && request.consoleMerchant) {

@@ -1,10 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Operator } from '../../domain/Operator.ts';
+import { signInEmail } from '../../domain/signInIdentity.ts';
 import type { AuditService } from '../../services/AuditService.ts';
 import { csrfTokenOf, type ConsoleSessionService } from '../../services/ConsoleSessionService.ts';
 import { AdminError } from '../AdminError.ts';
-import { clearSessionCookie, OPERATOR_COOKIE, readCookie, setSessionCookie } from '../consoleCookies.ts';
-import { checkCsrf, checkOrigin } from '../plugins/operatorAuth.ts';
+import {
+  clearSessionCookie,
+  consoleCookieNames,
+  readCookie,
+  secureCookies,
+  setSessionCookie,
+} from '../consoleCookies.ts';
+import { ANONYMOUS_ACTOR, checkCsrf, checkOrigin, countRefusal, refusalNote } from '../plugins/operatorAuth.ts';
 import type { SignInThrottle } from '../../services/SignInThrottle.ts';
 import { adminError, adminRouteOptions } from './adminSchemas.ts';
 
@@ -36,24 +43,22 @@ export const sessionAnswer = {
 
 const errors = { 400: adminError, 401: adminError, 403: adminError, 429: adminError } as const;
 
-/** Whether cookies get the Secure attribute: when the public address is https. */
-export const secureCookies = (config: { publicUrl?: string }) => config.publicUrl?.startsWith('https:') ?? false;
-
 /** Operator sign-in, session check and sign-out of the console (CONTRACT.md §12). */
 export function consoleSessionRoutes(app: FastifyInstance, deps: Deps) {
   const secure = secureCookies(deps.config);
-  const audit = (request: FastifyRequest, status: number, actor: string, role: string, action: string) =>
+  const OPERATOR_COOKIE = consoleCookieNames(secure).operator;
+  const audit = (request: FastifyRequest, status: number, actor: string, role: string, action: string, detail = '') =>
     deps.audit
       .record({
-        actor,
+        actor: actor.slice(0, 254),
         actorName: '',
         actorRole: role,
         action,
         target: '',
         clientAddress: request.ip,
-        outcome: status < 400 ? 'ok' : status === 429 || status === 401 ? 'denied' : 'failed',
+        outcome: status < 400 ? 'ok' : status === 429 || status === 401 || status === 403 ? 'denied' : 'failed',
         httpStatus: status,
-        detail: '',
+        detail,
       })
       .catch((err: unknown) => request.log.error({ err }, 'audit log write failed'));
 
@@ -77,20 +82,39 @@ export function consoleSessionRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request, reply) => {
-      checkOrigin(request, deps.config.publicUrl);
-      const { email, password } = request.body as { email: string; password: string };
+      const body = request.body as { email: string; password: string };
+      // One spelling for the throttle and the lookup: a variant of the address must not get a fresh counter.
+      const email = signInEmail(body.email);
+      // Refusals that come before the throttle (cross-origin) or from it (429) are not bounded by it: counted.
+      const counted = (status: number, detail: string) =>
+        countRefusal(deps.audit, request, { actor: email, action: 'session.sign_in', status, detail });
+      try {
+        checkOrigin(request, deps.config.publicUrl);
+      } catch (err) {
+        await counted(403, request.auditNote ?? '');
+        throw err;
+      }
       let opened;
       try {
         opened = await deps.signInThrottle.attempt(email, request.ip, () =>
-          deps.consoleSessions.signInOperator(email.trim(), password, request.ip),
+          deps.consoleSessions.signInOperator(email, body.password, request.ip),
         );
       } catch (err) {
         const status = err instanceof AdminError ? err.status : 500;
-        await audit(request, status, email.trim().slice(0, 254), '', 'session.sign_in');
+        if (status === 429) await counted(429, refusalNote(request, 'too many failed sign-ins'));
+        else await audit(request, status, email, '', 'session.sign_in');
         throw err;
       }
       if (!opened) {
-        await audit(request, 401, email.trim().slice(0, 254), '', 'session.sign_in');
+        // One row each: the throttle bounds how many there can be.
+        await audit(
+          request,
+          401,
+          email,
+          '',
+          'session.sign_in',
+          refusalNote(request, 'wrong e-mail address or password'),
+        );
         throw new AdminError(401, 'invalid_credentials', 'Wrong e-mail address or password');
       }
       setSessionCookie(reply, OPERATOR_COOKIE, opened.token, opened.expiresAt, secure);
@@ -137,8 +161,22 @@ export function consoleSessionRoutes(app: FastifyInstance, deps: Deps) {
     async (request, reply) => {
       const token = readCookie(request, OPERATOR_COOKIE);
       if (token) {
-        checkCsrf(request, token, deps.config.publicUrl);
         const operator = await deps.consoleSessions.operatorOf(token);
+        try {
+          checkCsrf(request, token, deps.config.publicUrl);
+        } catch (err) {
+          const detail = request.auditNote ?? '';
+          // A signed-in operator's refusal is theirs; a cookie of no live session names nobody: counted.
+          if (operator) await audit(request, 403, operator.email, operator.role, 'session.sign_out', detail);
+          else
+            await countRefusal(deps.audit, request, {
+              actor: ANONYMOUS_ACTOR,
+              action: 'session.sign_out',
+              status: 403,
+              detail,
+            });
+          throw err;
+        }
         await deps.consoleSessions.signOut(token);
         if (operator) await audit(request, 204, operator.email, operator.role, 'session.sign_out');
       }

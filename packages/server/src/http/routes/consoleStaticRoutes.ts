@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { THEME_CSS } from '../pages/theme.ts';
+import { CONSOLE_CSP } from '../plugins/securityHeaders.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -13,11 +14,6 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
 };
-
-/** The console's page: only this server's own scripts, styles and API; never framed. */
-const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-  "font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /** packages/server/console, found from src/http/routes (or a compiled copy at the same depth). */
 const CONSOLE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'console');
@@ -87,14 +83,14 @@ export function consoleStaticRoutes(app: FastifyInstance) {
   };
   const hide = { schema: { hide: true }, config: { errorStyle: 'plain' as const } };
 
+  // Nosniff, no referrer and the rest come from registerSecurityHeaders; the files hold no secret, so a cache may
+  // keep them if it asks again each time (no-cache instead of the default no-store).
   app.get('/console', hide, async (request, reply) => {
     const page = send('index.html') as Asset;
     reply
       .header('content-type', page.type)
       .header('cache-control', 'no-cache')
-      .header('content-security-policy', CSP)
-      .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'no-referrer');
+      .header('content-security-policy', CONSOLE_CSP);
     return body(request, reply, page);
   });
   app.get('/console/', hide, async (_request, reply) => reply.redirect('/console', 301));
@@ -105,10 +101,7 @@ export function consoleStaticRoutes(app: FastifyInstance) {
     if (!asset || name === 'index.html') {
       return reply.code(404).send({ error: { code: 'route_not_found', message: 'No such console file' } });
     }
-    reply
-      .header('content-type', asset.type)
-      .header('cache-control', 'no-cache')
-      .header('x-content-type-options', 'nosniff');
+    reply.header('content-type', asset.type).header('cache-control', 'no-cache');
     return body(request, reply, asset);
   });
 }

@@ -29,7 +29,8 @@ const responses = (idName: string) => ({
   404: { ...adminError, description: 'not_found: no such transaction' },
   409: {
     ...adminError,
-    description: 'Refused and recorded in the history: a transition the lifecycle refuses, or a conflicting UTR',
+    description:
+      'Refused and recorded once in the history, nothing of the notification kept: a transition the lifecycle refuses (invalid_transition, refused; invalid_state for a RETURNED payout that is neither SUCCESS nor returned), a conflicting UTR (utr_conflict), or a `reference` that already belongs to another collection or payout (reference_conflict)',
   },
   413: { ...adminError, description: 'body_too_large: over 64 KiB' },
   415: { ...adminError, description: 'unsupported_media_type: the body must be application/json' },
@@ -79,7 +80,8 @@ export function pspRoutes(
               txnId: { type: 'string', description: 'Payrail txnId (the `tr` of the intent link)' },
               reference: {
                 type: 'string',
-                description: "The PSP's reference; alone, it names a collection an earlier notification linked it to",
+                description:
+                  "The PSP's reference; alone, it names a collection an earlier notification linked it to. Refused (409 reference_conflict) if it belongs to another collection or payout",
               },
               status: { type: 'string', enum: ['SUCCESS', 'FAILED', 'PENDING'] },
               utr: utrText,
@@ -101,14 +103,19 @@ export function pspRoutes(
           tags: ['psp'],
           summary: 'A bank reports the outcome of a payout (signed; idempotent)',
           description:
-            'Same signature as the collection notification. `transactionId` is the payout id, which the bank received as the idempotency key of the submission. A SUCCESS needs `utr`; a FAILED payout is refunded at once.',
+            'Same signature as the collection notification. `transactionId` is the payout id, which the bank received as the idempotency key of the submission. A SUCCESS needs `utr`; a FAILED payout is refunded at once. RETURNED (with a `reason`, required) reports that the beneficiary bank sent back the money of a SUCCESS payout: it moves to REFUNDED, its amount comes back to the wallet once, it keeps its UTR; a FAILED about a SUCCESS payout is a return too. RETURNED again answers `unchanged`; RETURNED about a payout that is neither SUCCESS nor returned is refused (409 invalid_state).',
           security,
           body: {
             type: 'object',
             required: ['transactionId', 'status'],
             properties: {
               transactionId: { type: 'string' },
-              status: { type: 'string', enum: ['PROCESSING', 'PENDING', 'SUCCESS', 'FAILED'] },
+              reference: {
+                type: 'string',
+                description:
+                  "The bank's or PSP's own reference of the transfer; optional, refused if it belongs to another collection or payout, never kept",
+              },
+              status: { type: 'string', enum: ['PROCESSING', 'PENDING', 'SUCCESS', 'FAILED', 'RETURNED'] },
               utr: utrText,
               amount: amountText,
               reason: reasonText,

@@ -14,9 +14,13 @@ export interface AuditEntry {
   outcome: AuditOutcome;
   httpStatus: number;
   detail: string;
+  /** How many refusals a counted row stands for (1 for a row of one event). */
+  count: number;
+  /** The minute a counted row stands for; null for a row of one event. */
+  minute: Date | null;
 }
 
-export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'>;
+export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at' | 'count' | 'minute'>;
 
 interface AuditRow {
   id: bigint;
@@ -30,6 +34,8 @@ interface AuditRow {
   outcome: AuditOutcome;
   http_status: number;
   detail: string;
+  count: number;
+  minute: Date | null;
 }
 
 const toEntry = (r: AuditRow): AuditEntry => ({
@@ -44,15 +50,34 @@ const toEntry = (r: AuditRow): AuditEntry => ({
   outcome: r.outcome,
   httpStatus: Number(r.http_status),
   detail: r.detail,
+  count: Number(r.count),
+  minute: r.minute,
 });
 
-/** The append-only audit log (a trigger refuses UPDATE and DELETE). */
+/** The append-only audit log (a trigger refuses UPDATE and DELETE, but for a counted row's count growing). */
 export const AuditRepository = {
   async insert(q: Queryable, e: NewAuditEntry): Promise<void> {
     await q.query(
       `INSERT INTO audit_log (actor, actor_name, actor_role, action, target, client_address, outcome, http_status,
          detail)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [e.actor, e.actorName, e.actorRole, e.action, e.target, e.clientAddress, e.outcome, e.httpStatus, e.detail],
+    );
+  },
+
+  /**
+   * Counts one more of a refusal in the row of its action, status, client address and detail for the current
+   * minute (the database's clock, as `at`), creating the row on the first: however many arrive, one row each
+   * minute. The row keeps the first refusal's actor. `detail` must hold only the server's own words (it is part
+   * of the key: a value the client chose would give it a fresh row per request).
+   */
+  async count(q: Queryable, e: NewAuditEntry): Promise<void> {
+    await q.query(
+      `INSERT INTO audit_log (actor, actor_name, actor_role, action, target, client_address, outcome, http_status,
+         detail, minute)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, date_trunc('minute', now()))
+       ON CONFLICT (action, http_status, client_address, detail, minute) WHERE minute IS NOT NULL
+       DO UPDATE SET count = audit_log.count + 1`,
       [e.actor, e.actorName, e.actorRole, e.action, e.target, e.clientAddress, e.outcome, e.httpStatus, e.detail],
     );
   },

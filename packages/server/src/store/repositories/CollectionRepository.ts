@@ -1,6 +1,7 @@
 import type { CollectionStatus, CollectionTxnType, Scheme } from '@payrail/protocol';
 import type { Collection, CollectionMode } from '../../domain/Collection.ts';
 import type { Queryable } from '../Database.ts';
+import { isUniqueViolation } from '../dbErrors.ts';
 
 interface CollectionRow {
   id: string;
@@ -144,9 +145,26 @@ export const CollectionRepository = {
     return rows[0]?.id ?? null;
   },
 
-  /** Keeps the PSP's reference of the collection's payment (set once; the caller holds the row lock). */
-  async recordPspReference(q: Queryable, id: string, reference: string): Promise<void> {
-    await q.query('UPDATE collections SET psp_reference = $2 WHERE id = $1 AND psp_reference IS NULL', [id, reference]);
+  /**
+   * Keeps the PSP's reference of the collection's payment (set once; the caller holds the row lock and checked that
+   * no other collection has it). False when another collection took it meanwhile: a concurrent transaction that
+   * committed after the caller's check, which only the unique index sees. The statement runs under a savepoint, so
+   * the caller's transaction stays usable to record the refusal.
+   */
+  async recordPspReference(q: Queryable, id: string, reference: string): Promise<boolean> {
+    await q.query('SAVEPOINT psp_reference');
+    try {
+      await q.query('UPDATE collections SET psp_reference = $2 WHERE id = $1 AND psp_reference IS NULL', [
+        id,
+        reference,
+      ]);
+    } catch (err) {
+      if (!isUniqueViolation(err, 'collections_by_psp_reference')) throw err;
+      await q.query('ROLLBACK TO SAVEPOINT psp_reference');
+      return false;
+    }
+    await q.query('RELEASE SAVEPOINT psp_reference');
+    return true;
   },
 
   async page(q: Queryable, query: CollectionPageQuery): Promise<Collection[]> {

@@ -38,6 +38,20 @@ const toRequest = (r: CreditRequestRow): CreditRequest => ({
   createdAt: r.created_at,
 });
 
+/**
+ * The database refused an approval: the checker is not independent of the maker (approval lineage, trigger
+ * `credit_request_checker_independent`). Leaves the surrounding transaction unusable, so callers roll back.
+ */
+export class LineageConflict extends Error {
+  constructor() {
+    super('the checker is not independent of the maker');
+    this.name = 'LineageConflict';
+  }
+}
+
+const isLineageConflict = (err: unknown) =>
+  err !== null && typeof err === 'object' && (err as { code?: unknown }).code === 'PR020';
+
 /** Wallet credits waiting for a second operator (maker ≠ checker). */
 export const CreditRequestRepository = {
   async insert(
@@ -62,12 +76,18 @@ export const CreditRequestRepository = {
     return rows[0] ? toRequest(rows[0]) : null;
   },
 
+  /** Throws LineageConflict when the database finds the approving operator not independent of the maker. */
   async decide(q: Queryable, id: string, status: 'approved' | 'rejected', decidedBy: string): Promise<CreditRequest> {
-    const { rows } = await q.query<CreditRequestRow>(
-      `UPDATE credit_requests SET status = $2, decided_by = $3, decided_at = now() WHERE id = $1 RETURNING *`,
-      [id, status, decidedBy],
-    );
-    return toRequest(rows[0] as CreditRequestRow);
+    try {
+      const { rows } = await q.query<CreditRequestRow>(
+        `UPDATE credit_requests SET status = $2, decided_by = $3, decided_at = now() WHERE id = $1 RETURNING *`,
+        [id, status, decidedBy],
+      );
+      return toRequest(rows[0] as CreditRequestRow);
+    } catch (err) {
+      if (isLineageConflict(err)) throw new LineageConflict();
+      throw err;
+    }
   },
 
   /** Newest first; `before` is the id of the last request of the previous page. */

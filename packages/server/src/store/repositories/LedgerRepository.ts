@@ -11,6 +11,8 @@ export interface NewEntry {
   payoutId?: string;
   collectionId?: string;
   reference?: string;
+  /** The operator whose console session credited directly (summed over 24 h per wallet); credits only. */
+  creditedBy?: string;
 }
 
 export interface LedgerMismatch {
@@ -54,9 +56,18 @@ export const LedgerRepository = {
   async append(q: Queryable, e: NewEntry): Promise<bigint> {
     try {
       const { rows } = await q.query<{ balance_after: bigint }>(
-        `INSERT INTO ledger_entries (wallet_id, kind, amount, balance_after, payout_id, collection_id, reference)
-         VALUES ($1, $2, $3, 0, $4, $5, $6) RETURNING balance_after`,
-        [e.walletId, e.kind, e.amount, e.payoutId ?? null, e.collectionId ?? null, e.reference ?? null],
+        `INSERT INTO ledger_entries (wallet_id, kind, amount, balance_after, payout_id, collection_id, reference,
+           credited_by)
+         VALUES ($1, $2, $3, 0, $4, $5, $6, $7) RETURNING balance_after`,
+        [
+          e.walletId,
+          e.kind,
+          e.amount,
+          e.payoutId ?? null,
+          e.collectionId ?? null,
+          e.reference ?? null,
+          e.creditedBy ?? null,
+        ],
       );
       return (rows[0] as { balance_after: bigint }).balance_after;
     } catch (err) {
@@ -74,6 +85,20 @@ export const LedgerRepository = {
       [walletId, reference],
     );
     return rows[0]?.amount ?? null;
+  },
+
+  /**
+   * What one operator credited directly to one wallet in the last 24 hours, by the database's clock (the one
+   * that stamps the entries). Read under the wallet's lock, so that of two simultaneous credits the later one's
+   * sum includes the earlier.
+   */
+  async directCreditsLastDay(q: Queryable, walletId: string, operatorId: string): Promise<bigint> {
+    const { rows } = await q.query<{ total: bigint }>(
+      `SELECT coalesce(sum(amount), 0)::int8 AS total FROM ledger_entries
+        WHERE wallet_id = $1 AND credited_by = $2 AND created_at > now() - interval '24 hours'`,
+      [walletId, operatorId],
+    );
+    return BigInt((rows[0] as { total: bigint }).total);
   },
 
   /** Every wallet whose balance differs from the sum of its entries (should always be empty). */

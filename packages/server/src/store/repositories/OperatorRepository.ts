@@ -1,4 +1,4 @@
-import type { Operator, OperatorRole } from '../../domain/Operator.ts';
+import type { Grantor, Operator, OperatorGrantKind, OperatorRole } from '../../domain/Operator.ts';
 import type { Queryable } from '../Database.ts';
 
 interface OperatorRow {
@@ -56,7 +56,30 @@ export const OperatorRepository = {
     return rows[0] ? toOperator(rows[0]) : null;
   },
 
-  /** The operator and the stored password hash, for sign-in. */
+  /** The operator as it stands, held until the transaction ends, so that what a change grants is known. */
+  async lockById(q: Queryable, id: string): Promise<Operator | null> {
+    const { rows } = await q.query<OperatorRow>('SELECT * FROM operators WHERE id = $1 FOR UPDATE', [id]);
+    return rows[0] ? toOperator(rows[0]) : null;
+  },
+
+  /**
+   * Records what `grantor` handed the operator (the approval lineage); append-only in the database. Written in
+   * the transaction of the change itself, so that no change exists without its lineage.
+   */
+  async insertGrants(q: Queryable, operatorId: string, kinds: OperatorGrantKind[], grantor: Grantor): Promise<void> {
+    for (const kind of kinds) {
+      await q.query(
+        'INSERT INTO operator_grants (operator_id, kind, granted_by, granted_by_id) VALUES ($1, $2, $3, $4)',
+        [operatorId, kind, grantor.name, grantor.operatorId],
+      );
+    }
+  },
+
+  /**
+   * The operator and the stored password hash, for sign-in. `email` comes normalised (domain/signInIdentity);
+   * the stored address is compared lower-cased, because rows written before addresses were normalised on
+   * create may be in mixed case.
+   */
   async findForSignIn(q: Queryable, email: string): Promise<{ operator: Operator; passwordHash: string } | null> {
     const { rows } = await q.query<OperatorRow>('SELECT * FROM operators WHERE lower(email) = lower($1)', [email]);
     const row = rows[0];

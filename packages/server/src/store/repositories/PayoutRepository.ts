@@ -2,7 +2,7 @@ import type { PaymentMode, PayoutStatus, Scheme } from '@payrail/protocol';
 import type { Payout } from '../../domain/Payout.ts';
 import type { Queryable } from '../Database.ts';
 
-interface PayoutRow {
+export interface PayoutRow {
   id: string;
   merchant_id: string;
   wallet_id: string;
@@ -24,7 +24,11 @@ interface PayoutRow {
   submitted_at: Date | null;
   submit_attempts: number;
   rail_error: string | null;
+  rail_retry_since?: Date | null;
+  submit_answers?: number;
   failure_reason: string | null;
+  returned_at?: Date | null;
+  return_reason?: string | null;
   ist_day: string;
   ist_month: string;
   batch_id?: string | null;
@@ -32,7 +36,7 @@ interface PayoutRow {
   updated_at: Date;
 }
 
-const toPayout = (r: PayoutRow): Payout => ({
+export const toPayout = (r: PayoutRow): Payout => ({
   id: r.id,
   merchantId: r.merchant_id,
   walletId: r.wallet_id,
@@ -56,7 +60,11 @@ const toPayout = (r: PayoutRow): Payout => ({
   submittedAt: r.submitted_at,
   submitAttempts: Number(r.submit_attempts),
   railError: r.rail_error,
+  railRetrySince: r.rail_retry_since ?? null,
+  submitAnswers: Number(r.submit_answers ?? 0),
   failureReason: r.failure_reason,
+  returnedAt: r.returned_at ?? null,
+  returnReason: r.return_reason ?? null,
   istDay: r.ist_day,
   istMonth: r.ist_month,
   batchId: r.batch_id ?? null,
@@ -78,6 +86,8 @@ export interface TransitionFields {
   railReference?: string;
   /** Who makes the change, for the history (`rail:<name>`, `worker`, `operator:<name>`, `system`). */
   actor: string;
+  /** SUCCESS → REFUNDED only: why the money came back (the database stamps returned_at). */
+  returnReason?: string;
 }
 
 export type OpenRefusal =
@@ -178,7 +188,7 @@ export const PayoutRepository = {
    * Moves a payout from `from` to `to`; null when it is no longer in `from` (someone else moved it first).
    * The database trigger refuses any move the transition table does not allow; another one records the change
    * in transaction_events with the actor, set for this transaction in the same statement. A move clears
-   * rail_error (the history keeps it); FAILED keeps its message as failure_reason.
+   * rail_error (the history keeps it); FAILED keeps its message as failure_reason; a return keeps its reason.
    */
   async transition(
     q: Queryable,
@@ -191,33 +201,78 @@ export const PayoutRepository = {
       `UPDATE payouts AS p
           SET status = $3, status_message = $4, utr = coalesce($5, utr),
               rail_reference = coalesce($6, rail_reference), updated_at = now(), rail_error = NULL,
-              failure_reason = CASE WHEN $3 = 'FAILED' THEN $4 ELSE failure_reason END
+              rail_retry_since = NULL,
+              failure_reason = CASE WHEN $3 = 'FAILED' THEN $4 ELSE failure_reason END,
+              return_reason = coalesce($8, return_reason)
          FROM (SELECT set_config('payrail.actor', $7, true)) AS actor
         WHERE id = $1 AND status = $2
         RETURNING p.*`,
-      [id, from, to, fields.statusMessage, fields.utr ?? null, fields.railReference ?? null, fields.actor],
+      [
+        id,
+        from,
+        to,
+        fields.statusMessage,
+        fields.utr ?? null,
+        fields.railReference ?? null,
+        fields.actor,
+        fields.returnReason ?? null,
+      ],
     );
     return rows[0] ? toPayout(rows[0]) : null;
   },
 
   /**
    * Records that the transfer is being handed to the rail, before the connector is called; null when the payout
-   * is no longer INITIATED or carries a rail error (the operator's now). `submitAttempts` > 1 on the result means
-   * an earlier submission's answer was never recorded (a crash).
+   * is no longer INITIATED or carries a rail error (the operator's now) other than a temporary refusal. Submissions
+   * whose answer was never recorded (a crash) are `submitAttempts - submitAnswers` on the result.
    */
   async claimSubmission(q: Queryable, id: string): Promise<Payout | null> {
     const { rows } = await q.query<PayoutRow>(
       `UPDATE payouts SET submitted_at = coalesce(submitted_at, now()), submit_attempts = submit_attempts + 1
-        WHERE id = $1 AND status = 'INITIATED' AND rail_error IS NULL
+        WHERE id = $1 AND status = 'INITIATED' AND (rail_error IS NULL OR rail_retry_since IS NOT NULL)
         RETURNING *`,
       [id],
     );
     return rows[0] ? toPayout(rows[0]) : null;
   },
 
+  /**
+   * A payout other than `exceptId` whose rail reference (the bank's reference of its transfer) is `reference`, if
+   * any. Asked only for a PSP notification that brings a reference.
+   */
+  async findIdByRailReference(q: Queryable, reference: string, exceptId: string | null): Promise<string | null> {
+    const { rows } = await q.query<{ id: string }>(
+      'SELECT id FROM payouts WHERE rail_reference = $1 AND id IS DISTINCT FROM $2 LIMIT 1',
+      [reference, exceptId],
+    );
+    return rows[0]?.id ?? null;
+  },
+
+  /**
+   * A temporary refusal of a submission: the reason is the payout's rail_error (the admin views show it), the
+   * retry period starts at the first one, and the answer counts as recorded (not lost).
+   */
+  async recordTemporaryRefusal(q: Queryable, id: string, reason: string): Promise<void> {
+    await q.query(
+      `UPDATE payouts SET rail_error = $2, rail_retry_since = coalesce(rail_retry_since, now()),
+              submit_answers = submit_answers + 1
+        WHERE id = $1 AND status = 'INITIATED'`,
+      [id, reason],
+    );
+  },
+
+  /** The connector of a payout that has not been submitted yet (a bulk item routed by its payment mode). */
+  async setRail(q: Queryable, id: string, rail: string): Promise<void> {
+    await q.query("UPDATE payouts SET rail = $2 WHERE id = $1 AND status = 'INITIATED' AND submitted_at IS NULL", [
+      id,
+      rail,
+    ]);
+  },
+
   /** Keeps a connector answer that could not be applied on the payout, for the operator. */
   async recordRailError(q: Queryable, id: string, error: string): Promise<void> {
-    await q.query('UPDATE payouts SET rail_error = $2 WHERE id = $1', [id, error]);
+    // Not a temporary refusal any more: the payout waits for the operator, not for its next submission.
+    await q.query('UPDATE payouts SET rail_error = $2, rail_retry_since = NULL WHERE id = $1', [id, error]);
   },
 
   async page(q: Queryable, query: PayoutPageQuery): Promise<Payout[]> {

@@ -31,6 +31,15 @@ export const WalletRepository = {
     return rows[0] ? toWallet(rows[0]) : null;
   },
 
+  /**
+   * The wallet, its row held until the transaction ends. NO KEY UPDATE, as payout_open takes it: it serialises
+   * with payouts and other credits without conflicting with the key-share locks of rows that reference it.
+   */
+  async lockById(q: Queryable, id: string): Promise<Wallet | null> {
+    const { rows } = await q.query<WalletRow>('SELECT * FROM wallets WHERE id = $1 FOR NO KEY UPDATE', [id]);
+    return rows[0] ? toWallet(rows[0]) : null;
+  },
+
   /** Several wallets in one query (a bulk request's). */
   async findByIds(q: Queryable, ids: string[]): Promise<Wallet[]> {
     if (ids.length === 0) return [];
@@ -59,6 +68,19 @@ export const WalletRepository = {
       merchantId,
     ]);
     return rows[0] ? toWallet(rows[0]) : null;
+  },
+
+  /**
+   * What Payrail owes its merchants in all: every wallet's balance plus every payout still on hold (debited from its
+   * wallet, not yet paid out). The treasury compares it with the money the connector's account holds.
+   */
+  async owedInAll(q: Queryable): Promise<bigint> {
+    const { rows } = await q.query<{ total: bigint | null }>(
+      `SELECT ((SELECT coalesce(sum(balance), 0) FROM wallets)
+             + (SELECT coalesce(sum(amount), 0) FROM payouts WHERE status IN ('INITIATED', 'PROCESSING', 'PENDING')))::int8
+              AS total`,
+    );
+    return rows[0]?.total ?? 0n;
   },
 
   /** Sum of the wallet's payouts that are not final yet (INITIATED, PROCESSING, PENDING). */

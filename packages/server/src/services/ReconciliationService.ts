@@ -1,0 +1,297 @@
+import { createHash } from 'node:crypto';
+import {
+  checkArithmetic,
+  lookupKeys,
+  Matcher,
+  newReconId,
+  RECON_RESULTS,
+  StatementUnbalanced,
+  type Known,
+  type ReconResult,
+  type ReconTransaction,
+} from '../domain/reconciliation.ts';
+import { StatementUnreadable, type BankStatement } from '../rails/bankfile/bankStatement.ts';
+import { readStatementFile, type StatementFileFormat } from '../rails/bankfile/statementFile.ts';
+import type { Database, Queryable } from '../store/Database.ts';
+import {
+  ReconciliationRepository as Repo,
+  type NewReconItem,
+  type PayoutColumns,
+  type ReconItem,
+  type ResultTotal,
+  type RunSummary,
+} from '../store/repositories/ReconciliationRepository.ts';
+
+export { StatementUnbalanced, StatementUnreadable };
+export type { ReconItem, RunSummary };
+
+/** The connector whose payouts a bank statement must show: payouts paid through bank files. */
+export const STATEMENT_CONNECTOR = 'bankfile';
+
+export interface ImportedRun {
+  summary: RunSummary;
+  /** The same statement was imported before: nothing changed, this is the first import's run. */
+  alreadyImported: boolean;
+}
+
+export type CloseOutcome =
+  { ok: true; item: ReconItem } | { ok: false; reason: 'not_found' | 'not_an_exception' | 'already_closed' };
+
+/** Start of a calendar day in India Standard Time. */
+const istDayStart = (day: string) => new Date(`${day}T00:00:00+05:30`);
+const istDayOf = (at: Date) => new Date(at.getTime() + 19_800_000).toISOString().slice(0, 10);
+const clip = (value: string | null, max: number) => (value === null ? null : value.slice(0, max));
+
+/**
+ * Imports bank statements and reconciles them (docs/reconciliation.md). A file is read and each of its
+ * statements' arithmetic is checked before anything is written; then every statement, its run and its items are
+ * recorded in one transaction. The same statement again changes nothing and answers the first import's run.
+ */
+export class ReconciliationService {
+  private columns: Promise<PayoutColumns> | null = null;
+
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Imports a statement file (camt.053 or MT940; `auto` tells them apart). Throws StatementUnreadable (the file
+   * cannot be read: HTTP 400) or StatementUnbalanced (its arithmetic does not add up: HTTP 422); either way
+   * nothing is recorded. `actor` is who imports: an operator's name, or the bank-file inbox.
+   */
+  async importStatement(bytes: Buffer, format: StatementFileFormat, actor: string): Promise<ImportedRun[]> {
+    const statements = readStatementFile(bytes, format);
+    const seen = new Set<string>();
+    for (const s of statements) {
+      const key = `${s.account}\n${s.statementId}`;
+      if (seen.has(key)) {
+        throw new StatementUnreadable(`statement ${s.statementId} of account ${s.account} is in the file twice`);
+      }
+      seen.add(key);
+    }
+    const checked = statements.map((s) => {
+      try {
+        return { statement: s, arithmetic: checkArithmetic(s) };
+      } catch (err) {
+        if (err instanceof StatementUnbalanced) {
+          throw new StatementUnbalanced(`statement ${s.statementId} (account ${s.account}): ${err.message}`);
+        }
+        throw err;
+      }
+    });
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const columns = await this.payoutColumns();
+    const runs = await this.db.transaction(async (tx) => {
+      const out: { runId: string; alreadyImported: boolean }[] = [];
+      for (const { statement, arithmetic } of checked) {
+        out.push(await this.record(tx, statement, arithmetic, sha256, actor, columns));
+      }
+      return out;
+    });
+    const answers: ImportedRun[] = [];
+    for (const run of runs) {
+      answers.push({
+        summary: (await Repo.summary(this.db, run.runId)) as RunSummary,
+        alreadyImported: run.alreadyImported,
+      });
+    }
+    return answers;
+  }
+
+  private async record(
+    tx: Queryable,
+    s: BankStatement,
+    arithmetic: ReturnType<typeof checkArithmetic>,
+    sha256: string,
+    actor: string,
+    columns: PayoutColumns,
+  ): Promise<{ runId: string; alreadyImported: boolean }> {
+    const booked = s.entries.filter((e) => e.status === 'BOOK');
+    const statementId = await Repo.insertStatement(tx, {
+      id: newReconId('BS'),
+      format: s.format,
+      version: s.version,
+      account: s.account.slice(0, 100),
+      statementRef: s.statementId.slice(0, 200),
+      sha256,
+      currency: s.currency,
+      periodFrom: s.periodFrom,
+      periodTo: s.periodTo,
+      openingType: arithmetic.opening.type,
+      openingBalance: arithmetic.opening.amount,
+      openingDate: arithmetic.opening.date,
+      closingType: arithmetic.closing.type,
+      closingBalance: arithmetic.closing.amount,
+      closingDate: arithmetic.closing.date,
+      credits: arithmetic.credits,
+      debits: arithmetic.debits,
+      forwardValue: arithmetic.forwardAmount,
+      entryCount: s.entries.length,
+      ignoredEntries: s.entries.length - booked.length,
+      importedBy: actor,
+    });
+    if (statementId === null) {
+      const runId = await Repo.runIdOf(tx, s.account.slice(0, 100), s.statementId.slice(0, 200), sha256);
+      return { runId: runId as string, alreadyImported: true };
+    }
+
+    const forward = new Set(arithmetic.forwardEntries);
+    const rows = booked.flatMap((entry) =>
+      entry.transactions.map((t, i) => ({
+        entry,
+        txIndex: entry.detailed ? i + 1 : null,
+        t,
+        recon: {
+          direction: entry.direction,
+          amount: t.amount,
+          currency: t.currency ?? entry.currency ?? s.currency,
+          endToEndId: t.endToEndId,
+          utrs: t.utrs,
+          references: t.references,
+          isReturn: t.isReturn,
+        } satisfies ReconTransaction,
+      })),
+    );
+    const matcher = new Matcher(
+      await this.lookUp(
+        tx,
+        columns,
+        rows.map((r) => r.recon),
+      ),
+    );
+    const items: NewReconItem[] = rows.map(({ entry, txIndex, t, recon }) => {
+      const m = matcher.match(recon);
+      return {
+        result: m.result,
+        entryIndex: entry.index,
+        txIndex,
+        direction: entry.direction,
+        amount: t.amount,
+        currency: clip(recon.currency, 3),
+        bookingDate: entry.bookingDate,
+        valueDate: entry.valueDate,
+        forwardValue: forward.has(entry.index),
+        endToEndId: clip(t.endToEndId, 200),
+        utr: clip(t.utrs[0] ?? null, 200),
+        bankReference: clip(t.bankReference ?? entry.bankReference, 200),
+        returnReason: clip(t.returnReason, 50),
+        remittance: clip(t.remittance, 500),
+        matchedKind: m.kind,
+        payoutId: m.payoutId,
+        collectionId: m.collectionId,
+        ledgerEntryId: m.creditId,
+        walletId: m.walletId,
+        payrailAmount: m.payrailAmount,
+        note: m.note,
+      };
+    });
+
+    // Payouts are in rupees: an account in another currency cannot have paid them.
+    const inRupees = s.currency === null || s.currency === 'INR';
+    if (inRupees && s.periodFrom && s.periodTo && s.periodFrom <= s.periodTo) {
+      const from = istDayStart(s.periodFrom);
+      const to = new Date(istDayStart(s.periodTo).getTime() + 86_400_000);
+      const successful = await Repo.successfulPayouts(tx, columns, STATEMENT_CONNECTOR, from, to);
+      const missing = new Set(matcher.missing(successful).map((p) => p.id));
+      for (const p of successful) {
+        if (!missing.has(p.id)) continue;
+        const day = istDayOf(p.succeededAt);
+        items.push({
+          result: 'missing',
+          entryIndex: null,
+          txIndex: null,
+          direction: 'debit',
+          amount: p.amount,
+          currency: 'INR',
+          bookingDate: null,
+          valueDate: day,
+          forwardValue: false,
+          endToEndId: p.id,
+          utr: p.utr || null,
+          bankReference: null,
+          returnReason: null,
+          remittance: null,
+          matchedKind: 'payout',
+          payoutId: p.id,
+          collectionId: null,
+          ledgerEntryId: null,
+          walletId: null,
+          payrailAmount: p.amount,
+          note: `SUCCESS in Payrail on ${day} (IST); no entry of the statement pays it`,
+        });
+      }
+    }
+
+    const totals = Object.fromEntries(RECON_RESULTS.map((r) => [r, { count: 0, amount: 0n }])) as Record<
+      ReconResult,
+      ResultTotal
+    >;
+    for (const item of items) {
+      const total = totals[item.result];
+      total.count += 1;
+      total.amount += item.amount ?? 0n;
+    }
+    const runId = newReconId('RR');
+    await Repo.insertRun(tx, {
+      id: runId,
+      statementId,
+      transactions: rows.length,
+      totals,
+      forwardValueItems: items.filter((i) => i.forwardValue).length,
+      createdBy: actor,
+    });
+    await Repo.insertItems(tx, runId, items);
+    return { runId, alreadyImported: false };
+  }
+
+  /** Everything the statement's references may name, in four queries whatever its size. */
+  private async lookUp(tx: Queryable, columns: PayoutColumns, txs: ReconTransaction[]): Promise<Known> {
+    const keys = lookupKeys(txs);
+    const [byId, byUtr, collections, credits] = [
+      await Repo.payoutsById(tx, columns, keys.payoutIds),
+      await Repo.payoutsByUtr(tx, columns, keys.payoutUtrs),
+      await Repo.collectionsByUtr(tx, keys.collectionUtrs),
+      await Repo.creditsByReference(tx, keys.creditReferences),
+    ];
+    const group = <T>(rows: T[], keyOf: (r: T) => string) => {
+      const map = new Map<string, T[]>();
+      for (const r of rows) map.set(keyOf(r), [...(map.get(keyOf(r)) ?? []), r]);
+      return map;
+    };
+    return {
+      payoutsById: new Map(byId.map((p) => [p.id, p])),
+      payoutsByUtr: group(byUtr, (p) => p.utr),
+      collectionsByUtr: group(collections, (c) => c.utr),
+      creditsByReference: group(credits, (c) => c.reference),
+    };
+  }
+
+  /** Read once: migrations run before the service is built. */
+  private payoutColumns(): Promise<PayoutColumns> {
+    this.columns ??= Repo.payoutColumns(this.db).catch((err: unknown) => {
+      this.columns = null;
+      throw err;
+    });
+    return this.columns;
+  }
+
+  page(query: { limit: number; before?: string }): Promise<RunSummary[]> {
+    return Repo.page(this.db, query);
+  }
+
+  /** A run with every item (open exceptions first), or null. */
+  async run(runId: string): Promise<{ summary: RunSummary; items: ReconItem[] } | null> {
+    const summary = await Repo.summary(this.db, runId);
+    if (!summary) return null;
+    return { summary, items: await Repo.items(this.db, runId) };
+  }
+
+  /** Closes an exception with the operator's reason; a matched item or a closed one is not closed again. */
+  close(runId: string, itemId: bigint, actor: string, reason: string): Promise<CloseOutcome> {
+    return this.db.transaction(async (tx): Promise<CloseOutcome> => {
+      const item = await Repo.lockItem(tx, runId, itemId);
+      if (!item) return { ok: false, reason: 'not_found' };
+      if (item.result === 'matched') return { ok: false, reason: 'not_an_exception' };
+      if (item.closedAt) return { ok: false, reason: 'already_closed' };
+      return { ok: true, item: await Repo.close(tx, itemId, actor, reason) };
+    });
+  }
+}
