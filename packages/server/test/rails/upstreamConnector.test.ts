@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Scheme } from '@payrail/protocol';
+import { encryptJson, signBody, type Scheme } from '@payrail/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/childServer.ts';
 import { admin, createMerchant, http, MerchantClient, type TestMerchant } from '../support/merchantClient.ts';
@@ -241,6 +241,42 @@ describe.each(CASES)('the upstream connector ($engine, upstream scheme $scheme)'
       "SELECT count(*) AS n FROM webhook_deliveries WHERE url LIKE '%/psp/v1/upstream/webhook' AND last_status = 200",
     );
     expect(Number(rows[0]?.n)).toBeGreaterThan(0);
+  });
+
+  it('takes a return made at the upstream, by its webhook: SUCCESS → REFUNDED, money back once', async () => {
+    const id = await initiate(SANDBOX.success, '77.00');
+    await waitForStatus(down.url, id, 'SUCCESS', 15_000);
+    const before = (await shop.get(`/payout/v1/balance?wallet_id=${shopMerchant.wallet_id}`)).data?.balance;
+    const [copy] = await upstreamCopies(id);
+    const returned = await admin(up.url, 'POST', `/admin/v1/payouts/${copy?.id}/return`, { reason: 'Account closed' });
+    expect(returned.status, JSON.stringify(returned.body)).toBe(200);
+    const done = await waitForStatus(down.url, id, 'REFUNDED', 15_000);
+    expect(String(done.status_message)).toMatch(/upstream/i);
+    const after = (await shop.get(`/payout/v1/balance?wallet_id=${shopMerchant.wallet_id}`)).data?.balance;
+    expect(Number(after) - Number(before)).toBeCloseTo(77, 2);
+  });
+
+  it('answers a replayed (older) upstream event 200 and changes nothing', async () => {
+    const id = await initiate(SANDBOX.success, '11.00');
+    const done = await waitForStatus(down.url, id, 'SUCCESS', 15_000);
+    // A genuine event, signed with the secret, but older news than what is recorded: PROCESSING after SUCCESS.
+    const data = encryptJson({ sender_id: id, status: 'PROCESSING', status_message: '', utr_number: '' }, scheme, {
+      apiKey: account.api_key,
+      secretKey: account.secret_key,
+    });
+    const body = JSON.stringify({
+      id: 'EV-replay',
+      type: 'payout.processing',
+      created_at: new Date().toISOString(),
+      data,
+    });
+    const res = await http(down.url, 'POST', '/psp/v1/upstream/webhook', {
+      rawBody: body,
+      headers: { 'content-type': 'application/json', 'x-signature': signBody(account.webhook_secret, body) },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ result: 'unchanged', transactionId: id });
+    expect(await adminPayout(down.url, id)).toMatchObject({ status: 'SUCCESS', utr_number: done.utr_number });
   });
 
   it('lists the upstream connector with its treasury', async () => {
