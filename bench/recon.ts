@@ -209,8 +209,9 @@ export function reconRows(engine: string, r: ReconBenchResult): string[][] {
       `recon import ${r.entries} entries (${(r.bytes / 1048576).toFixed(1)} MB camt.053)`,
       median.toFixed(0),
       worst.toFixed(0),
-      `< ${RECON_TARGET_MS}`,
-      worst < RECON_TARGET_MS ? 'yes' : 'NO',
+      // The target is PostgreSQL's; PGlite's figure is shown for comparison.
+      engine === 'postgres' ? `< ${RECON_TARGET_MS}` : '',
+      engine === 'postgres' ? (worst < RECON_TARGET_MS ? 'yes' : 'NO') : '',
       `RSS ${r.rssBeforeMb.toFixed(0)} → peak ${r.rssPeakMb.toFixed(0)} MB; ${counts}`,
     ],
     [engine, 'recon read run (JSON, every item)', r.readMs.toFixed(0), '', '', '', ''],

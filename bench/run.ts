@@ -44,6 +44,7 @@ import { benchTokens, tokenTable } from './tokenBench.ts';
  * BENCH_ONLY=bulk (only the bulk scenario of bench/bulk.ts), BENCH_BULK_ROUNDS (its measured rounds, default 5),
  * BENCH_ONLY=drain (only the drain of bench/drain.ts), BENCH_DRAIN=0 (the table without the drain),
  * BENCH_ONLY=recon (only the reconciliation import of bench/recon.ts; BENCH_RECON_ENTRIES, BENCH_RECON_ROUNDS),
+ * BENCH_ONLY=bankfile (cutting a pain.001 and applying a camt.054 of bench/bankfile.ts; BENCH_BANKFILE_PAYOUTS),
  * BENCH_ONLY=token, BENCH_ONLY=soak (or `npm run bench -- soak`), BENCH_SERVER_ENV="PAYRAIL_X=… PAYRAIL_Y=…" (server
  * settings to compare, e.g. PAYRAIL_PG_PREPARED_STATEMENTS=false).
  * The server is the compiled JavaScript `npm start` runs (built first); PostgreSQL backend CPU per request is read
@@ -600,6 +601,20 @@ async function main() {
     for (const engine of engines) {
       const r = await drainOn(engine);
       rows.push(drainRow(engine, r));
+    }
+    process.stdout.write(`\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
+    return;
+  }
+  // BENCH_ONLY=bankfile: a pain.001 of 10,000 payouts cut, a camt.054 of 10,000 entries applied (bench/bankfile.ts).
+  if (process.env.BENCH_ONLY === 'bankfile') {
+    const { benchBankFile, bankFileRows } = await import('./bankfile.ts');
+    const rows = [['engine', 'scenario', 'ms', 'file', 'peak RSS']];
+    for (const engine of engines) {
+      const result = await benchBankFile(engine, {
+        databaseUrl: process.env.BENCH_DATABASE_URL,
+        log: (m) => log(engine, m),
+      });
+      rows.push(...bankFileRows(engine, result));
     }
     process.stdout.write(`\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
     return;

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { merchantCommands } from './commands/merchant.ts';
 import { operatorCommands } from './commands/operator.ts';
 import { reconCommands } from './commands/recon.ts';
+import { bankCommands } from './commands/bank.ts';
 import { DEFAULT_URL } from './context.ts';
 import { EXIT_CODE_HELP } from './exitCodes.ts';
 
@@ -56,6 +57,7 @@ Examples:
   program.commandsGroup('Merchant commands (through the SDK):');
   merchantCommands(program);
   program.commandsGroup('Other:');
+  bankCommands(program);
   // Subcommands inherit exitOverride and help settings from the program only when created after them, so make
   // sure every level reports errors through main()'s handler.
   const all = (cmd: Command): Command[] => [cmd, ...cmd.commands.flatMap(all)];

@@ -1,6 +1,6 @@
 // The Payrail console: sign-in, then the operator's or the merchant's views. Hash routes (#/payouts/PT…), so the
 // server serves one page and every view can be bookmarked.
-import { api, html, render, routeForId, setCsrf, useEffect, useState, ErrorNotice, Field } from './lib.js';
+import { api, html, render, routeForId, setCsrf, useEffect, useState, ErrorNotice, Field, ModeMarker } from './lib.js';
 import { operatorRoutes, operatorNav } from './operatorViews.js';
 import { merchantRoutes, merchantNav } from './merchantViews.js';
 
@@ -14,7 +14,21 @@ function useHash() {
   return hash;
 }
 
-function SignIn({ onSignedIn }) {
+const MODE_TEXT = { sandbox: 'SANDBOX', live: 'LIVE' };
+
+/** The tab's title carries the mode too, so a row of tabs tells sandbox from live. */
+function useTitle(mode, page) {
+  useEffect(() => {
+    document.title = [MODE_TEXT[mode], page, 'Payrail console'].filter(Boolean).join(' · ');
+    document.body.classList.toggle('mode-sandbox', mode === 'sandbox');
+    document.body.classList.toggle('mode-live', mode === 'live');
+  }, [mode, page]);
+}
+
+// Credential fields say spellcheck=${false}, not "false": Preact sets spellcheck as a DOM property, where the
+// string "false" is truthy and would switch the browser's spelling check on (sending keys to a spelling service).
+function SignIn({ onSignedIn, mode }) {
+  useTitle(mode, 'Sign in');
   const [kind, setKind] = useState('operator');
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
@@ -39,6 +53,7 @@ function SignIn({ onSignedIn }) {
     }
   };
   return html`<main class="signin">
+    <${ModeMarker} mode=${mode} />
     <h1>Payrail console</h1>
     <div class="tabs" role="group" aria-label="Who is signing in">
       <button type="button" aria-pressed=${kind === 'operator'} onClick=${() => setKind('operator')}>Operator</button>
@@ -49,16 +64,16 @@ function SignIn({ onSignedIn }) {
       ${
         kind === 'operator'
           ? html`<${Field} id="email" label="E-mail address">
-              <input id="email" name="email" type="email" autocomplete="username" required autofocus />
+              <input id="email" name="email" type="email" autocomplete="username" spellcheck=${false} autocapitalize="off" required autofocus />
             </${Field}>
             <${Field} id="password" label="Password">
-              <input id="password" name="password" type="password" autocomplete="current-password" required />
+              <input id="password" name="password" type="password" autocomplete="current-password" spellcheck=${false} required />
             </${Field}>`
           : html`<${Field} id="api_key" label="API key">
-              <input id="api_key" name="api_key" autocomplete="username" required spellcheck="false" />
+              <input id="api_key" name="api_key" autocomplete="username" autocapitalize="off" required spellcheck=${false} />
             </${Field}>
             <${Field} id="secret_key" label="Secret key">
-              <input id="secret_key" name="secret_key" type="password" autocomplete="current-password" required />
+              <input id="secret_key" name="secret_key" type="password" autocomplete="current-password" spellcheck=${false} required />
             </${Field}>`
       }
       <button type="submit" disabled=${busy}>${busy ? 'Signing in…' : 'Sign in'}</button>
@@ -94,6 +109,8 @@ function Shell({ session, onSignOut }) {
       heading.focus({ preventScroll: true });
     }
   }, [path]);
+  const section = nav.find(([href]) => (href === '#/' ? path === '/' : hash.startsWith(href)));
+  useTitle(session.mode, view ? (section ? section[1] : '') : 'Not found');
   const [searchError, setSearchError] = useState('');
   const search = (event) => {
     event.preventDefault();
@@ -119,11 +136,12 @@ function Shell({ session, onSignOut }) {
     >
     <header class="top">
       <a class="brand" href="#/">Payrail</a>
+      <${ModeMarker} mode=${session.mode} />
       ${
         isOperator
           ? html`<form class="search" role="search" onSubmit=${search}>
               <label class="visually-hidden" for="q">Search by id</label>
-              <input id="q" name="q" placeholder="Search by id (MR…, WL…, PT…, CT…)" spellcheck="false" />
+              <input id="q" name="q" placeholder="Search by id (MR…, WL…, PT…, CT…)" spellcheck=${false} />
               <button type="submit" class="secondary">Go</button>
             </form>`
           : ''
@@ -158,20 +176,21 @@ function Shell({ session, onSignOut }) {
 
 function App() {
   const [session, setSession] = useState(undefined);
+  const [mode, setMode] = useState(null);
   const adopt = (s) => {
     setCsrf(s ? s.csrf_token : null);
+    if (s && s.mode) setMode(s.mode);
     setSession(s);
   };
   useEffect(() => {
     (async () => {
+      // One probe that answers 200 signed in or not: a signed-out start is no error in the browser's console.
       try {
-        adopt({ kind: 'operator', ...(await api('GET', '/console/api/session')) });
+        const me = await api('GET', '/console/api/whoami');
+        setMode(me.mode);
+        adopt(me.signed_in ? me : null);
       } catch {
-        try {
-          adopt({ kind: 'merchant', ...(await api('GET', '/console/api/merchant/session')) });
-        } catch {
-          adopt(null);
-        }
+        adopt(null);
       }
     })();
     const gone = () => adopt(null);
@@ -187,8 +206,8 @@ function App() {
     }
   };
   if (session === undefined) return html`<p class="boot">Loading…</p>`;
-  if (session === null) return html`<${SignIn} onSignedIn=${adopt} />`;
-  return html`<${Shell} session=${session} onSignOut=${signOut} />`;
+  if (session === null) return html`<${SignIn} onSignedIn=${adopt} mode=${mode} />`;
+  return html`<${Shell} session=${{ ...session, mode: session.mode || mode }} onSignOut=${signOut} />`;
 }
 
 render(html`<${App} />`, document.getElementById('app'));

@@ -1,6 +1,6 @@
 // Bulk payout batches, shared by the operator's and the merchant's views: the list's columns, and one batch with
 // its summary by status and every item's verdict. The routes differ (admin or merchant console); the look does not.
-import { Badge, html, rupees, Table, when } from './lib.js';
+import { Badge, html, rupees, ShortId, Table, when } from './lib.js';
 
 const enc = encodeURIComponent;
 export const BATCH_ID = '[A-Za-z0-9._-]{1,50}';
@@ -13,8 +13,10 @@ export function batchColumns(hrefOf, withMerchant) {
       ? [
           {
             label: 'Merchant',
-            id: true,
-            render: (b) => html`<a href=${`#/merchants/${b.merchant_id}`}>${b.merchant_id}</a>`,
+            render: (b) =>
+              html`<a href=${`#/merchants/${b.merchant_id}`} title=${b.merchant_id}
+                >${b.merchant_name || b.merchant_id}</a
+              >`,
           },
         ]
       : []),
@@ -78,9 +80,10 @@ export function BatchDetail({ batch, payoutHref }) {
           id: true,
           render: (i) =>
             i.transaction_id
-              ? payoutHref
-                ? html`<a href=${payoutHref(i.transaction_id)}>${i.transaction_id}</a>`
-                : i.transaction_id
+              ? html`<${ShortId}
+                  id=${i.transaction_id}
+                  href=${payoutHref ? payoutHref(i.transaction_id) : undefined}
+                />`
               : '—',
         },
         {

@@ -72,7 +72,112 @@ const timeFormat = new Intl.DateTimeFormat('en-IN', {
   timeZone: 'Asia/Kolkata',
 });
 export const when = (iso) => (iso ? `${timeFormat.format(new Date(iso))} IST` : '—');
-export const rupees = (text) => (text === null || text === undefined ? '—' : `₹${text}`);
+
+/**
+ * Money as an Indian reader writes it: ₹1,00,000.00 (the last three digits, then pairs). It works on the decimal
+ * text the API answers, digit by digit, never through a float, so no paisa is lost on any amount.
+ */
+export function rupees(text) {
+  if (text === null || text === undefined || text === '') return '—';
+  const m = /^(-?)(\d+)(?:\.(\d*))?$/.exec(String(text).trim());
+  if (!m) return `₹${text}`;
+  const [, sign, whole, frac = ''] = m;
+  const int = whole.replace(/^0+(?=\d)/, '');
+  const head = int.slice(0, -3);
+  const grouped = head ? `${head.replace(/\B(?=(\d{2})+$)/g, ',')},${int.slice(-3)}` : int;
+  return `${sign ? '−' : ''}₹${grouped}.${frac.padEnd(2, '0')}`;
+}
+
+/** The sum of decimal amounts (text, two places), added in paise as integers: no float. */
+export function sumMoney(texts) {
+  let paise = 0n;
+  for (const t of texts) {
+    const m = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(String(t ?? '0'));
+    if (!m) continue;
+    const v = BigInt(m[2]) * 100n + BigInt((m[3] || '').padEnd(2, '0'));
+    paise += m[1] ? -v : v;
+  }
+  const abs = paise < 0n ? -paise : paise;
+  return `${paise < 0n ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
+}
+
+/** An account number as lists show it: only its last four digits (XXXX0001). */
+export const maskAccount = (acc) => (acc ? `XXXX${String(acc).slice(-4)}` : '—');
+
+/** An id shortened for a table cell (PT01JD…4D): enough to tell ids apart at a glance, never wrapping. */
+export const shortId = (id) => (id && id.length > 12 ? `${id.slice(0, 6)}…${id.slice(-2)}` : id || '');
+
+// Drawn, not a glyph: the copy symbols of Unicode are missing from many system fonts.
+const COPY_ICON = html`<svg width="12" height="12" viewBox="0 0 12 12" aria-hidden="true" focusable="false">
+  <rect x="3.5" y="0.5" width="8" height="8" rx="1" fill="none" stroke="currentColor" />
+  <path d="M2 3.5H1.5a1 1 0 0 0-1 1v6a1 1 0 0 0 1 1h6a1 1 0 0 0 1-1V10" fill="none" stroke="currentColor" />
+</svg>`;
+
+async function copyText(text) {
+  if (window.navigator.clipboard && window.isSecureContext) return window.navigator.clipboard.writeText(text);
+  // Plain http on a LAN address has no clipboard API: the older selection copy still works there.
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.appendChild(area);
+  area.select();
+  document.execCommand('copy');
+  area.remove();
+}
+
+/**
+ * A long id in short (a link when `href` is given) with a button that copies the full id. The full id stays the
+ * link's accessible name, so screen readers and searches find it whole.
+ */
+export function ShortId({ id, href }) {
+  const [copied, setCopied] = useState(false);
+  if (!id) return '—';
+  const text = html`<span aria-hidden="true">${shortId(id)}</span><span class="visually-hidden">${id}</span>`;
+  return html`<span class="short-id" title=${id}>
+    ${href ? html`<a href=${href}>${text}</a>` : text}
+    <button
+      type="button"
+      class="copy"
+      aria-label=${`Copy ${id}`}
+      data-copy=${id}
+      onClick=${async () => {
+        await copyText(id);
+        setCopied(true);
+        window.setTimeout(() => setCopied(false), 1500);
+      }}
+    >
+      ${copied ? '✓' : COPY_ICON}
+    </button>
+    ${copied ? html`<span class="visually-hidden" role="status">Copied</span>` : ''}
+  </span>`;
+}
+
+/** The instant an IST wall-clock time ("2026-11-25T10:30" from a datetime-local field) stands for. */
+export const istInstant = (local) => new Date(`${local.length === 16 ? `${local}:00` : local}+05:30`);
+
+/** From and To fields of a list filter: IST days, both inclusive; the server turns them into UTC bounds. */
+export function DateRangeFields({ range, prefix }) {
+  return html`<${Field} id=${`${prefix}-from`} label="From (IST day)">
+      <input id=${`${prefix}-from`} name="from" type="date" value=${range.from || ''} />
+    </${Field}>
+    <${Field} id=${`${prefix}-to`} label="To (IST day, inclusive)">
+      <input id=${`${prefix}-to`} name="to" type="date" value=${range.to || ''} />
+    </${Field}>`;
+}
+
+/** SANDBOX or LIVE, from the server's answer: on every page, so no one mistakes test money for real money. */
+export function ModeMarker({ mode }) {
+  if (!mode) return null;
+  const live = mode === 'live';
+  return html`<span
+    class=${`mode-marker ${live ? 'live' : 'sandbox'}`}
+    data-testid="mode"
+    title=${live ? 'Live: real money moves' : 'Sandbox: no real money moves'}
+    >${live ? 'LIVE' : 'SANDBOX'}</span
+  >`;
+}
 
 /** Where an identifier leads: MR merchant, WL wallet, PT payout, CT collection. */
 export function routeForId(id) {
@@ -211,6 +316,9 @@ export function MoreButton({ paged }) {
   </div>`;
 }
 
+const istHour = (iso) =>
+  new Date(iso).toLocaleTimeString('en-IN', { hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Kolkata' });
+
 const STATUS_COLORS = {
   INITIATED: '#8da2c9',
   PROCESSING: '#1f5fd6',
@@ -225,8 +333,8 @@ export function PayoutChart({ hours }) {
   const statuses = Object.keys(STATUS_COLORS);
   const max = Math.max(1, ...hours.map((h) => statuses.reduce((n, s) => n + (h[s] || 0), 0)));
   const W = 720;
-  const H = 220;
-  const pad = { l: 34, r: 8, t: 10, b: 26 };
+  const H = 240;
+  const pad = { l: 52, r: 8, t: 10, b: 42 };
   const bw = (W - pad.l - pad.r) / hours.length;
   const y = (v) => pad.t + (H - pad.t - pad.b) * (1 - v / max);
   const total = hours.reduce((n, h) => n + statuses.reduce((m, s) => m + (h[s] || 0), 0), 0);
@@ -243,7 +351,7 @@ export function PayoutChart({ hours }) {
         height=${y(acc) - top}
         fill=${STATUS_COLORS[s]}
       >
-        <title>${`${new Date(hour.hour).toISOString().slice(11, 16)} UTC: ${v} ${s}`}</title>
+        <title>${`${istHour(hour.hour)} IST: ${v} ${s}`}</title>
       </rect>`;
       acc += v;
       return rect;
@@ -260,11 +368,30 @@ export function PayoutChart({ hours }) {
       ${bars}
       ${hours.map((hour, i) =>
         i % 4 === 0
-          ? html`<text x=${pad.l + i * bw + bw / 2} y=${H - 8} text-anchor="middle" font-size="11" fill="#5b6478">
-              ${new Date(hour.hour).toLocaleTimeString('en-IN', { hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Kolkata' })}
+          ? html`<text x=${pad.l + i * bw + bw / 2} y=${H - 24} text-anchor="middle" font-size="11" fill="#5b6478">
+              ${istHour(hour.hour)}
             </text>`
           : null,
       )}
+      <text
+        x=${pad.l + (W - pad.l - pad.r) / 2}
+        y=${H - 4}
+        text-anchor="middle"
+        font-size="12"
+        fill="#3a4254"
+        data-testid="chart-x-label"
+      >
+        Hour of the day (IST)
+      </text>
+      <text
+        transform=${`translate(14 ${pad.t + (H - pad.t - pad.b) / 2}) rotate(-90)`}
+        text-anchor="middle"
+        font-size="12"
+        fill="#3a4254"
+        data-testid="chart-y-label"
+      >
+        Payouts (count)
+      </text>
     </svg>
     <ul class="legend" aria-hidden="true">
       ${statuses.map((s) => html`<li><span style=${`background:${STATUS_COLORS[s]}`}></span>${s}</li>`)}
@@ -299,8 +426,13 @@ export function Timeline({ events }) {
   return html`<ol class="timeline" aria-label="Timeline">
     ${events.map(
       (e) =>
-        html`<li class=${e.kind === 'webhook' ? 'webhook' : ''}>
-          <time datetime=${e.at}>${when(e.at)}</time>
+        html`<li
+          class=${[e.kind === 'status' ? '' : e.kind, e.outcome || ''].join(' ').trim()}
+          data-outcome=${e.outcome}
+        >
+          <time datetime=${e.at || undefined}
+            >${e.upcoming ? [e.upcoming, e.at && when(e.at)].filter(Boolean).join(' ') : when(e.at)}</time
+          >
           <strong>${e.title}</strong>${e.detail ? html` — ${e.detail}` : ''}
         </li>`,
     )}

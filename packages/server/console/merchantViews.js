@@ -3,6 +3,7 @@ import {
   ActionButton,
   api,
   Badge,
+  DateRangeFields,
   ErrorNotice,
   Field,
   html,
@@ -11,6 +12,7 @@ import {
   PayoutChart,
   qs,
   rupees,
+  ShortId,
   StatementTable,
   Table,
   useLoad,
@@ -19,6 +21,7 @@ import {
   when,
 } from './lib.js';
 import { BATCH_ID, BatchDetail, batchColumns } from './batchViews.js';
+import { PayoutFacts, payoutColumns, TimelineSection } from './payoutViews.js';
 
 const enc = encodeURIComponent;
 const BASE = '/console/api/merchant';
@@ -42,7 +45,7 @@ function Overview() {
           ${d.wallets.map(
             (w) =>
               html`<div class="card">
-                <div class="metric-label">Wallet ${w.wallet_id}</div>
+                <div class="metric-label">Wallet <${ShortId} id=${w.wallet_id} /></div>
                 <div class="metric" data-testid="merchant-balance">${rupees(w.balance)}</div>
                 <div class="muted">
                   ${rupees(w.on_hold)} on hold · <a href=${`#/statement/${w.wallet_id}`}>Statement</a>
@@ -76,36 +79,86 @@ function Statement({ params: [id] }) {
     ${s.data && html`<${StatementTable} statement=${s.data} />`}`;
 }
 
+/** The IST date range of a list (and its status, where it has one), applied with one button. */
+function ListFilters({ filters, setFilters, statuses }) {
+  return html`<form
+    class="row"
+    role="search"
+    aria-label="Filters"
+    onSubmit=${(e) => {
+      e.preventDefault();
+      const f = new FormData(e.currentTarget);
+      setFilters({
+        status: String(f.get('status') || ''),
+        from: String(f.get('from') || ''),
+        to: String(f.get('to') || ''),
+      });
+    }}
+  >
+    ${
+      statuses &&
+      html`<${Field} id="st" label="Status">
+        <select id="st" name="status" value=${filters.status}>
+          <option value="">Any</option>
+          ${statuses.map((s) => html`<option>${s}</option>`)}
+        </select></${Field}>`
+    }
+    <${DateRangeFields} range=${filters} prefix="mf" />
+    <button type="submit" class="secondary">Apply</button>
+  </form>`;
+}
+
+const NO_FILTERS = { status: '', from: '', to: '' };
+
 function Payouts() {
-  const [status, setStatus] = useState('');
-  const list = usePaged((cursor) => api('GET', `${BASE}/payouts${qs({ status, cursor })}`), [status]);
+  const [filters, setFilters] = useState(NO_FILTERS);
+  const list = usePaged(
+    (cursor) => api('GET', `${BASE}/payouts${qs({ ...filters, cursor })}`),
+    [filters.status, filters.from, filters.to],
+  );
   return html`<h1>Payouts</h1>
-    <div class="row"><${Field} id="st" label="Status">
-      <select id="st" onChange=${(e) => setStatus(e.currentTarget.value)}>
-        <option value="">Any</option>
-        ${['INITIATED', 'PROCESSING', 'PENDING', 'SUCCESS', 'FAILED', 'REFUNDED'].map((s) => html`<option>${s}</option>`)}
-      </select></${Field}></div>
+    <${ListFilters}
+      filters=${filters}
+      setFilters=${setFilters}
+      statuses=${['INITIATED', 'PROCESSING', 'PENDING', 'SUCCESS', 'FAILED', 'REFUNDED']}
+    />
     <h2>Newest first</h2>
     <${ErrorNotice} error=${list.error} />
     <${Table}
       caption="Your payouts"
       rows=${list.rows}
       columns=${[
-        { label: 'Payout', id: true, render: (p) => p.transaction_id },
-        { label: 'Sender id', render: (p) => p.sender_id },
-        { label: 'Status', render: (p) => html`<${Badge} value=${p.status} />` },
-        { label: 'Amount', num: true, render: (p) => rupees(p.amount) },
+        ...payoutColumns((p) => `#/payouts/${p.transaction_id}`, false),
         { label: 'UTR', render: (p) => p.utr_number || '—' },
-        { label: 'Created', render: (p) => when(p.timestamps ? p.timestamps.created_at : p.created_at) },
       ]}
     />
     <${MoreButton} paged=${list} />`;
 }
 
+/** One of the merchant's payouts: the same facts and timeline an operator sees, from the merchant's own routes. */
+function PayoutPage({ params: [id] }) {
+  const payout = useLoad(() => api('GET', `${BASE}/payouts/${enc(id)}`), [id]);
+  const timeline = useLoad(() => api('GET', `${BASE}/payouts/${enc(id)}/timeline`), [id]);
+  const reload = () => {
+    payout.reload();
+    timeline.reload();
+  };
+  return html`<h1>Payout</h1>
+    <p class="id">${id}</p>
+    <${ErrorNotice} error=${payout.error} />
+    ${payout.data && html`<${PayoutFacts} p=${payout.data} />`}
+    ${!payout.error && html`<${TimelineSection} timeline=${timeline} payout=${payout.data} reload=${reload} />`}`;
+}
+
 function Batches() {
-  const list = usePaged((cursor) => api('GET', `${BASE}/batches${qs({ cursor })}`), []);
+  const [filters, setFilters] = useState(NO_FILTERS);
+  const list = usePaged(
+    (cursor) => api('GET', `${BASE}/batches${qs({ from: filters.from, to: filters.to, cursor })}`),
+    [filters.from, filters.to],
+  );
   return html`<h1>Batches</h1>
     <p class="muted">Bulk payouts sent with POST /payout/v1/bulk, newest first.</p>
+    <${ListFilters} filters=${filters} setFilters=${setFilters} />
     <${ErrorNotice} error=${list.error} />
     <${Table}
       caption="Your batches"
@@ -122,12 +175,21 @@ function BatchPage({ params: [id] }) {
   return html`<h1>Batch ${batchId}</h1>
     <div class="actions"><button type="button" class="secondary" onClick=${batch.reload}>Refresh</button></div>
     <${ErrorNotice} error=${batch.error} />
-    ${batch.data && html`<${BatchDetail} batch=${batch.data} />`}`;
+    ${batch.data && html`<${BatchDetail} batch=${batch.data} payoutHref=${(pid) => `#/payouts/${pid}`} />`}`;
 }
 
 function Collections() {
-  const list = usePaged((cursor) => api('GET', `${BASE}/collections${qs({ cursor })}`), []);
+  const [filters, setFilters] = useState(NO_FILTERS);
+  const list = usePaged(
+    (cursor) => api('GET', `${BASE}/collections${qs({ ...filters, cursor })}`),
+    [filters.status, filters.from, filters.to],
+  );
   return html`<h1>Collections</h1>
+    <${ListFilters}
+      filters=${filters}
+      setFilters=${setFilters}
+      statuses=${['INITIATED', 'PENDING', 'SUCCESS', 'FAILED']}
+    />
     <${ErrorNotice} error=${list.error} />
     <${Table}
       caption="Your collections"
@@ -136,7 +198,7 @@ function Collections() {
         {
           label: 'Collection',
           id: true,
-          render: (c) => html`<a href=${`#/collections/${c.txnId}`}>${c.txnId}</a>`,
+          render: (c) => html`<${ShortId} id=${c.txnId} href=${`#/collections/${c.txnId}`} />`,
         },
         { label: 'Sender id', render: (c) => c.senderId },
         { label: 'Status', render: (c) => html`<${Badge} value=${c.status} />` },
@@ -216,7 +278,15 @@ function Webhooks() {
       rows=${list.rows}
       columns=${[
         { label: 'Event', render: (d) => d.type },
-        { label: 'Transaction', id: true, render: (d) => d.subject_id },
+        {
+          label: 'Transaction',
+          id: true,
+          render: (d) =>
+            html`<${ShortId}
+              id=${d.subject_id}
+              href=${d.subject_id.startsWith('PT') ? `#/payouts/${d.subject_id}` : `#/collections/${d.subject_id}`}
+            />`,
+        },
         { label: 'State', render: (d) => html`<${Badge} value=${d.state} />` },
         { label: 'Attempts', num: true, render: (d) => d.attempt_count },
         { label: 'Last answer', render: (d) => (d.last_status ? `HTTP ${d.last_status}` : d.last_error || '—') },
@@ -238,6 +308,7 @@ export const merchantRoutes = [
   [/^\/$/, Overview],
   [/^\/statement\/(WL[0-9A-Z]{26})$/, Statement],
   [/^\/payouts$/, Payouts],
+  [/^\/payouts\/(PT[0-9A-Z]{26})$/, PayoutPage],
   [/^\/batches$/, Batches],
   [new RegExp(`^/batches/(${BATCH_ID})$`), BatchPage],
   [/^\/collections$/, Collections],

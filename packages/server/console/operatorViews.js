@@ -5,15 +5,19 @@ import {
   ActionForm,
   api,
   Badge,
+  DateRangeFields,
   ErrorNotice,
   Field,
   html,
+  istInstant,
   MoreButton,
   Notice,
   PayoutChart,
   qs,
   rupees,
+  ShortId,
   StatementTable,
+  sumMoney,
   Table,
   Timeline,
   useLoad,
@@ -23,16 +27,14 @@ import {
 } from './lib.js';
 import { timelineEvents } from './timeline.js';
 import { BATCH_ID, BatchDetail, batchColumns, batchHref } from './batchViews.js';
+import { merchantCell, PayoutFacts, payoutColumns, TimelineSection } from './payoutViews.js';
 import { Reconciliation, ReconciliationRun } from './reconciliationViews.js';
+import { BankFiles } from './bankFileViews.js';
 
 const RANK = { viewer: 0, finance: 1, admin: 2 };
 const can = (session, role) => RANK[session.operator.role] >= RANK[role];
 const enc = encodeURIComponent;
-const beneficiaryText = (p) => {
-  const b = p.beneficiary || p;
-  return [b.beneficiary_name, b.beneficiary_acc_number, b.beneficiary_ifsc].filter(Boolean).join(' · ');
-};
-const idLink = (kind, id) => (id ? html`<a href=${`#/${kind}/${id}`}>${id}</a>` : '—');
+const idLink = (kind, id) => (id ? html`<${ShortId} id=${id} href=${`#/${kind}/${id}`} />` : '—');
 
 export function operatorNav(role) {
   return [
@@ -45,6 +47,7 @@ export function operatorNav(role) {
     ['#/approvals', 'Approvals'],
     ['#/ledger', 'Ledger'],
     ['#/reconciliation', 'Reconciliation'],
+    ['#/bankfiles', 'Bank files'],
     ['#/audit', 'Audit log'],
     ...(role === 'admin' ? [['#/operators', 'Operators']] : []),
   ];
@@ -208,8 +211,13 @@ function Merchants({ session }) {
               rows=${list.rows}
               columns=${[
                 { label: 'Merchant', render: (m) => html`<a href=${`#/merchants/${m.merchant_id}`}>${m.name}</a>` },
-                { label: 'ID', id: true, render: (m) => m.merchant_id },
+                { label: 'ID', id: true, render: (m) => html`<${ShortId} id=${m.merchant_id} />` },
                 { label: 'Status', render: (m) => html`<${Badge} value=${m.status} />` },
+                {
+                  label: 'Balance',
+                  num: true,
+                  render: (m) => rupees(sumMoney((m.wallets || []).map((w) => w.balance))),
+                },
                 { label: 'Created', render: (m) => when(m.created_at) },
               ]}
             />
@@ -428,11 +436,11 @@ function Wallet({ session, params: [id] }) {
             r.credit_request_id
               ? {
                   kind: 'warn',
-                  text: `₹${r.amount} takes your credits to this wallet in 24 hours above the approval threshold: request ${r.credit_request_id} waits for a second operator.`,
+                  text: `${rupees(r.amount)} takes your credits to this wallet in 24 hours above the approval threshold: request ${r.credit_request_id} waits for a second operator.`,
                 }
               : {
                   kind: 'ok',
-                  text: `Credited. New balance ₹${r.balance}${r.duplicate ? ' (this reference was already credited; nothing moved)' : ''}.`,
+                  text: `Credited. New balance ${rupees(r.balance)}${r.duplicate ? ' (this reference was already credited; nothing moved)' : ''}.`,
                 },
           );
           el.reset();
@@ -471,11 +479,18 @@ function Wallet({ session, params: [id] }) {
 const PAYOUT_STATUSES = ['INITIATED', 'PROCESSING', 'PENDING', 'SUCCESS', 'FAILED', 'REFUNDED'];
 const COLLECTION_STATUSES = ['INITIATED', 'PENDING', 'SUCCESS', 'FAILED'];
 
+const EMPTY_FILTERS = { status: '', merchant_id: '', from: '', to: '' };
+
 function Filters({ statuses, filters, setFilters }) {
   return html`<form class="row" role="search" aria-label="Filters" onSubmit=${(e) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    setFilters({ status: String(f.get('status') || ''), merchant_id: String(f.get('merchant_id') || '').trim() });
+    setFilters({
+      status: String(f.get('status') || ''),
+      merchant_id: String(f.get('merchant_id') || '').trim(),
+      from: String(f.get('from') || ''),
+      to: String(f.get('to') || ''),
+    });
   }}>
     <${Field} id="f-status" label="Status">
       <select id="f-status" name="status" value=${filters.status}>
@@ -483,16 +498,17 @@ function Filters({ statuses, filters, setFilters }) {
         ${statuses.map((s) => html`<option value=${s}>${s}</option>`)}
       </select>
     </${Field}>
-    <${Field} id="f-merchant" label="Merchant ID"><input id="f-merchant" name="merchant_id" value=${filters.merchant_id} spellcheck="false" /></${Field}>
+    <${Field} id="f-merchant" label="Merchant ID"><input id="f-merchant" name="merchant_id" value=${filters.merchant_id} spellcheck=${false} /></${Field}>
+    <${DateRangeFields} range=${filters} prefix="f" />
     <button type="submit" class="secondary">Apply</button>
   </form>`;
 }
 
 function Payouts() {
-  const [filters, setFilters] = useState({ status: '', merchant_id: '' });
+  const [filters, setFilters] = useState(EMPTY_FILTERS);
   const list = usePaged(
     (cursor) => api('GET', `/admin/v1/payouts${qs({ ...filters, cursor })}`),
-    [filters.status, filters.merchant_id],
+    [filters.status, filters.merchant_id, filters.from, filters.to],
   );
   return html`<h1>Payouts</h1>
     <${Filters} statuses=${PAYOUT_STATUSES} filters=${filters} setFilters=${setFilters} />
@@ -501,30 +517,29 @@ function Payouts() {
     <${Table}
       caption="Payouts"
       rows=${list.rows}
-      columns=${[
-        { label: 'Payout', id: true, render: (p) => idLink('payouts', p.transaction_id) },
-        { label: 'Sender id', render: (p) => p.sender_id },
-        { label: 'Status', render: (p) => html`<${Badge} value=${p.status} />` },
-        { label: 'Amount', num: true, render: (p) => rupees(p.amount) },
-        { label: 'Merchant', id: true, render: (p) => idLink('merchants', p.merchant_id) },
-        { label: 'Created', render: (p) => when(p.timestamps ? p.timestamps.created_at : p.created_at) },
-      ]}
+      columns=${payoutColumns((p) => `#/payouts/${p.transaction_id}`, true)}
     />
     <${MoreButton} paged=${list} />`;
 }
 
 function Batches() {
-  const [merchant, setMerchant] = useState('');
+  const [filters, setFilters] = useState({ merchant_id: '', from: '', to: '' });
   const list = usePaged(
-    (cursor) => api('GET', `/admin/v1/batches${qs({ merchant_id: merchant, cursor })}`),
-    [merchant],
+    (cursor) => api('GET', `/admin/v1/batches${qs({ ...filters, cursor })}`),
+    [filters.merchant_id, filters.from, filters.to],
   );
   return html`<h1>Batches</h1>
     <form class="row" role="search" aria-label="Filters" onSubmit=${(e) => {
       e.preventDefault();
-      setMerchant(String(new FormData(e.currentTarget).get('merchant_id') || '').trim());
+      const f = new FormData(e.currentTarget);
+      setFilters({
+        merchant_id: String(f.get('merchant_id') || '').trim(),
+        from: String(f.get('from') || ''),
+        to: String(f.get('to') || ''),
+      });
     }}>
-      <${Field} id="bf-merchant" label="Merchant ID"><input id="bf-merchant" name="merchant_id" value=${merchant} spellcheck="false" /></${Field}>
+      <${Field} id="bf-merchant" label="Merchant ID"><input id="bf-merchant" name="merchant_id" value=${filters.merchant_id} spellcheck=${false} /></${Field}>
+      <${DateRangeFields} range=${filters} prefix="bf" />
       <button type="submit" class="secondary">Apply</button>
     </form>
     <h2>Newest first</h2>
@@ -569,31 +584,11 @@ function PayoutDetail({ session, params: [id] }) {
     <${ErrorNotice} error=${payout.error} />
     ${
       p &&
-      html`<section class="card">
-        <dl class="kv">
-          <dt>Status</dt>
-          <dd><${Badge} value=${p.status} /> ${p.status_message || ''}</dd>
-          <dt>Amount</dt>
-          <dd>${rupees(p.amount)}</dd>
-          <dt>Sender id</dt>
-          <dd>${p.sender_id}</dd>
-          <dt>Merchant</dt>
-          <dd>${idLink('merchants', p.merchant_id)}</dd>
-          <dt>Wallet</dt>
-          <dd>${idLink('wallets', p.wallet_id)}</dd>
-          <dt>Beneficiary</dt>
-          <dd>${beneficiaryText(p)}</dd>
-          <dt>UTR</dt>
-          <dd>${p.utr_number || '—'}</dd>
-          ${
-            p.returned_at &&
-            html`<dt>Returned</dt>
-              <dd>${when(p.returned_at)}: ${p.return_reason}</dd>`
-          }
-          <dt>Created</dt>
-          <dd>${when(p.timestamps ? p.timestamps.created_at : p.created_at)}</dd>
-        </dl>
-      </section>`
+      html`<${PayoutFacts}
+        p=${p}
+        merchantLink=${idLink('merchants', p.merchant_id)}
+        walletLink=${idLink('wallets', p.wallet_id)}
+      />`
     }
     ${
       p &&
@@ -645,17 +640,14 @@ function PayoutDetail({ session, params: [id] }) {
       </${ActionForm}>
     </section>`
     }
-    <h2>Timeline</h2>
-    <div class="actions"><button type="button" class="secondary" onClick=${reload}>Refresh</button></div>
-    <${ErrorNotice} error=${timeline.error} />
-    ${timeline.data && p && html`<${Timeline} events=${timelineEvents(timeline.data, p)} />`}`;
+    <${TimelineSection} timeline=${timeline} payout=${p} reload=${reload} />`;
 }
 
 function Collections() {
-  const [filters, setFilters] = useState({ status: '', merchant_id: '' });
+  const [filters, setFilters] = useState(EMPTY_FILTERS);
   const list = usePaged(
     (cursor) => api('GET', `/admin/v1/collections${qs({ ...filters, cursor })}`),
-    [filters.status, filters.merchant_id],
+    [filters.status, filters.merchant_id, filters.from, filters.to],
   );
   return html`<h1>Collections</h1>
     <${Filters} statuses=${COLLECTION_STATUSES} filters=${filters} setFilters=${setFilters} />
@@ -666,10 +658,10 @@ function Collections() {
       rows=${list.rows}
       columns=${[
         { label: 'Collection', id: true, render: (c) => idLink('collections', c.txnId) },
+        { label: 'Merchant', render: merchantCell },
         { label: 'Sender id', render: (c) => c.senderId },
         { label: 'Status', render: (c) => html`<${Badge} value=${c.status} />` },
         { label: 'Amount', num: true, render: (c) => rupees(c.requestAmount || c.amount) },
-        { label: 'Merchant', id: true, render: (c) => idLink('merchants', c.merchant_id) },
         { label: 'Created', render: (c) => when(c.createdAt) },
       ]}
     />
@@ -756,7 +748,8 @@ function Webhooks({ session }) {
         label="Bulk replay"
         submit="Replay failed"
         action=${async (form) => {
-          const since = new Date(String(form.get('since'))).toISOString();
+          // The picker's wall-clock time is IST, like every time the console shows, whatever the browser's zone.
+          const since = istInstant(String(form.get('since'))).toISOString();
           const r = await api('POST', '/admin/v1/webhooks/deliveries/replay', {
             merchant_id: String(form.get('merchant_id')).trim(),
             since,
@@ -766,8 +759,8 @@ function Webhooks({ session }) {
         }}
       >
         <div class="row" style="margin-bottom:0.75rem">
-          <${Field} id="b-m" label="Merchant ID"><input id="b-m" name="merchant_id" required spellcheck="false" /></${Field}>
-          <${Field} id="b-since" label="Created since (your local time)"><input id="b-since" name="since" type="datetime-local" required /></${Field}>
+          <${Field} id="b-m" label="Merchant ID"><input id="b-m" name="merchant_id" required spellcheck=${false} /></${Field}>
+          <${Field} id="b-since" label="Created since (IST)"><input id="b-since" name="since" type="datetime-local" required /></${Field}>
         </div>
       </${ActionForm}>
     </section>`
@@ -799,7 +792,7 @@ function Approvals({ session }) {
       caption="Credit requests"
       rows=${list.rows}
       columns=${[
-        { label: 'Request', id: true, render: (r) => r.credit_request_id },
+        { label: 'Request', id: true, render: (r) => html`<${ShortId} id=${r.credit_request_id} />` },
         { label: 'Wallet', id: true, render: (r) => idLink('wallets', r.wallet_id) },
         { label: 'Amount', num: true, render: (r) => rupees(r.amount) },
         { label: 'Requested by', render: (r) => r.requested_by },
@@ -835,8 +828,8 @@ function Ledger() {
         : html`<${Notice} kind="error">${result.mismatches.length} mismatches in ${result.wallets_checked} wallets.</${Notice}>
           <${Table} caption="Mismatches" rows=${result.mismatches} columns=${[
             { label: 'Wallet', id: true, render: (m) => idLink('wallets', m.wallet_id) },
-            { label: 'Balance', num: true, render: (m) => m.balance },
-            { label: 'Ledger sum', num: true, render: (m) => m.ledger_sum },
+            { label: 'Balance', num: true, render: (m) => rupees(m.balance) },
+            { label: 'Ledger sum', num: true, render: (m) => rupees(m.ledger_sum) },
           ]} />`)
     }`;
 }
@@ -892,7 +885,7 @@ function Operators({ session }) {
         }}
       >
         <div class="row" style="margin-bottom:0.75rem">
-          <${Field} id="op-email" label="E-mail address"><input id="op-email" name="email" type="email" required /></${Field}>
+          <${Field} id="op-email" label="E-mail address"><input id="op-email" name="email" type="email" required autocomplete="off" spellcheck=${false} /></${Field}>
           <${Field} id="op-name" label="Name"><input id="op-name" name="name" /></${Field}>
           <${Field} id="op-role" label="Role"><select id="op-role" name="role"><option>viewer</option><option>finance</option><option>admin</option></select></${Field}>
           <${Field} id="op-pw" label="Initial password (10+ characters)"><input id="op-pw" name="password" type="password" minlength="10" required autocomplete="new-password" /></${Field}>
@@ -941,6 +934,7 @@ export const operatorRoutes = [
   [/^\/approvals$/, Approvals],
   [/^\/ledger$/, Ledger],
   [/^\/reconciliation$/, Reconciliation],
+  [/^\/bankfiles$/, BankFiles],
   [/^\/reconciliation\/(RR[0-9A-Z]{26})$/, ReconciliationRun],
   [/^\/audit$/, Audit],
   [/^\/operators$/, Operators],

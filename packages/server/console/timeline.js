@@ -3,6 +3,44 @@
 // falls back to the transaction and its deliveries where that route is not there.
 const pick = (o, ...keys) => keys.map((k) => o && o[k]).find((v) => v !== undefined && v !== null);
 
+/**
+ * What is still to come for deliveries not yet delivered: when the next attempt is due, and which earlier delivery
+ * a later event waits behind (a transaction's events are sent in order, so a failing one holds back the rest).
+ */
+function upcoming(deliveries) {
+  const out = [];
+  for (const d of deliveries) {
+    if (d.state === 'failed') {
+      out.push({
+        at: null,
+        upcoming: 'gave up',
+        kind: 'webhook',
+        outcome: 'failed',
+        title: `Webhook ${d.type} gave up after ${d.attempt_count} attempts`,
+        detail: 'replay it from the Webhooks page',
+      });
+    }
+    if (d.state !== 'pending') continue;
+    const behind = d.waiting_behind && deliveries.find((e) => e.id === d.waiting_behind);
+    out.push({
+      // One waiting behind another is sent once that one is delivered: its own due time says nothing.
+      at: behind ? null : d.next_attempt_at,
+      upcoming: behind ? 'waiting' : 'next attempt',
+      kind: 'webhook',
+      outcome: 'waiting',
+      title: behind
+        ? `Webhook ${d.type} waits behind ${behind.type}, which is not delivered yet`
+        : `Webhook ${d.type}: next attempt (attempt ${d.attempt_count + 1})`,
+      detail: behind
+        ? 'events of one transaction are delivered in order'
+        : d.last_status
+          ? `last answer HTTP ${d.last_status}${d.last_error && !d.last_error.includes(String(d.last_status)) ? ` (${d.last_error})` : ''}`
+          : d.last_error || '',
+    });
+  }
+  return out;
+}
+
 export function timelineEvents(data, tx) {
   const events = [];
   const list = Array.isArray(data) ? data : data.events || data.timeline || null;
@@ -14,9 +52,15 @@ export function timelineEvents(data, tx) {
       const httpStatus = pick(e, 'http_status');
       const from = pick(e, 'from');
       let title;
+      let outcome;
       if (isWebhook) {
+        // A 2xx answer delivers it; anything else (another status, an error, no answer) is a failed attempt.
+        outcome = httpStatus >= 200 && httpStatus < 300 ? 'delivered' : 'failed';
         const answer = httpStatus ? `HTTP ${httpStatus}` : pick(e, 'error') || 'no answer';
-        title = `Webhook ${pick(e, 'event_type', 'webhook_type') || ''}: ${answer}`;
+        // The error of a non-2xx answer often just repeats its status; said once.
+        const error = pick(e, 'error');
+        const why = httpStatus && error && !String(error).includes(String(httpStatus)) ? ` (${error})` : '';
+        title = `Webhook ${pick(e, 'event_type', 'webhook_type') || ''} ${outcome}: ${answer}${why}`;
       } else if (kind === 'request') title = 'Requested';
       else if (kind === 'error') title = 'Connector error';
       else title = from && status ? `${from} → ${status}` : String(status || kind);
@@ -26,11 +70,12 @@ export function timelineEvents(data, tx) {
       events.push({
         at: pick(e, 'at', 'time', 'created_at', 'attempted_at'),
         kind: isWebhook ? 'webhook' : 'status',
+        outcome,
         title,
         detail: parts.filter(Boolean).join(' · '),
       });
     }
-    return events;
+    return [...events, ...upcoming(data.deliveries || [])];
   }
   const stamps = (tx && tx.timestamps) || tx || {};
   const created = pick(stamps, 'created_at', 'createdAt');
@@ -45,6 +90,7 @@ export function timelineEvents(data, tx) {
       events.push({
         at: a.attempted_at,
         kind: 'webhook',
+        outcome: a.http_status >= 200 && a.http_status < 300 ? 'delivered' : 'failed',
         title: `Webhook ${d.type}: ${a.http_status ? `HTTP ${a.http_status}` : a.error || 'no answer'}`,
         detail: `${a.duration_ms} ms`,
       });

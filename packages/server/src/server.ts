@@ -28,6 +28,10 @@ import { ConnectorHealth } from './services/ConnectorHealth.ts';
 import { TreasuryService } from './services/TreasuryService.ts';
 import { UpstreamWebhooks } from './services/UpstreamWebhooks.ts';
 import { UpstreamConnector } from './rails/upstream/UpstreamConnector.ts';
+import { BankFileConnector } from './rails/bankfile/BankFileConnector.ts';
+import { BankFileCutoff } from './jobs/BankFileCutoff.ts';
+import { BankFileInbox } from './jobs/BankFileInbox.ts';
+import { BankFileService } from './services/BankFileService.ts';
 import type { AccountVerifier } from './rails/AccountVerifier.ts';
 import { SandboxAccountVerifier } from './rails/SandboxAccountVerifier.ts';
 import { BeneficiaryVerificationService } from './services/BeneficiaryVerificationService.ts';
@@ -120,6 +124,7 @@ function buildConnectors(
   const all: BankConnector[] = [new ManualRail()];
   if (config.mode === 'sandbox') all.push(new SandboxRail(config.sandboxStepMs));
   if (settings.upstream) all.push(new UpstreamConnector(settings.upstream, publicUrl));
+  if (settings.bankfile) all.push(new BankFileConnector(settings.bankfile));
   return new ConnectorRegistry(all, settings.defaultConnector, settings.routes);
 }
 
@@ -263,6 +268,8 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     leaseMs: config.workerLeaseMs,
   });
 
+  // Bank statements are imported over the admin API and from the bank-file inbox alike (docs/reconciliation.md).
+  const reconciliation = new ReconciliationService(db);
   const app = await buildApp({
     config,
     logger: options.logger,
@@ -291,8 +298,35 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     stats: new StatsService(db),
     treasury,
     upstreamWebhooks,
-    reconciliation: new ReconciliationService(db),
+    reconciliation,
+    bankFiles: new BankFileService(db),
   });
+
+  // Bank files (docs/bank-files.md): the cut-off and the inbox run beside the worker, started by listen().
+  const bankFile = connectors.get('bankfile');
+  const bankFileJobs =
+    bankFile instanceof BankFileConnector
+      ? {
+          cutoff: new BankFileCutoff(
+            db,
+            lifecycle,
+            bankFile.transport,
+            bankFile.settings.debtor,
+            bankFile.settings.cutoffs,
+            options.logger,
+          ),
+          inbox: new BankFileInbox(
+            db,
+            lifecycle,
+            bankNotifications,
+            reconciliation,
+            bankFile.transport,
+            bankFile.settings.scanMs,
+            options.logger,
+          ),
+          transport: bankFile.transport,
+        }
+      : null;
 
   // PGlite has no autovacuum (single-user PostgreSQL): the server vacuums the tables it churns itself.
   const vacuum = new PgliteVacuum(db, (err) => options.logger.warn({ err }, 'PGlite vacuum pass failed'));
@@ -313,6 +347,10 @@ export async function createServer(config: Config, options: ServerOptions): Prom
         publicUrl = defaultPublicUrl(config.host, bound.port);
       if (!options.noWorker) worker.start();
       vacuum.start();
+      if (!options.noWorker) {
+        bankFileJobs?.cutoff.start();
+        bankFileJobs?.inbox.start();
+      }
       return address;
     },
     async close() {
@@ -322,6 +360,9 @@ export async function createServer(config: Config, options: ServerOptions): Prom
       await app.close();
       await worker.stop();
       await vacuum.stop();
+      await bankFileJobs?.cutoff.stop();
+      await bankFileJobs?.inbox.stop();
+      await bankFileJobs?.transport.close();
       redis?.disconnect();
       if (ownsDb) await db.close();
     },

@@ -41,6 +41,8 @@ import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/securityHeaders.ts';
 import { adminBatchRoutes } from './routes/adminBatchRoutes.ts';
 import { adminReconciliationRoutes } from './routes/adminReconciliationRoutes.ts';
+import { adminBankFileRoutes } from './routes/adminBankFileRoutes.ts';
+import type { BankFileService } from '../services/BankFileService.ts';
 import { adminCollectionRoutes } from './routes/adminCollectionRoutes.ts';
 import { bulkRoutes } from './routes/bulkRoutes.ts';
 import { adminMerchantRoutes } from './routes/adminMerchantRoutes.ts';
@@ -96,6 +98,8 @@ export interface AppDeps {
   upstreamWebhooks: UpstreamWebhooks | null;
   /** Bank statement reconciliation (docs/reconciliation.md). */
   reconciliation: ReconciliationService;
+  /** Bank files cut and received (docs/bank-files.md). */
+  bankFiles: BankFileService;
 }
 
 /** A hop count trusts that many proxies nearest to us (Fastify's types know no number; its runtime does this). */
@@ -206,6 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     adminBatchRoutes(admin, deps);
     adminConnectorRoutes(admin, deps);
     adminReconciliationRoutes(admin, deps);
+    adminBankFileRoutes(admin, deps);
   });
 
   consoleSessionRoutes(app, deps);

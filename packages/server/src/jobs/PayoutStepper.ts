@@ -88,7 +88,8 @@ export class PayoutStepper {
    */
   private async submit(job: Job, payout: Payout, rail: BankConnector): Promise<void> {
     const claimed = await PayoutRepository.claimSubmission(this.db, payout.id);
-    if (claimed && claimed.submitAttempts - (claimed.submitAnswers ?? 0) > MAX_SUBMISSIONS) {
+    const lost = claimed ? claimed.submitAttempts - (claimed.submitAnswers ?? 0) - 1 : 0;
+    if (claimed && !rail.readsBackSubmissions && lost >= MAX_SUBMISSIONS) {
       await this.db.transaction(async (tx) => {
         if (!(await JobRepository.complete(tx, job))) return;
         const current = await PayoutRepository.lockById(tx, payout.id);

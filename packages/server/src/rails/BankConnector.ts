@@ -78,6 +78,12 @@ export interface BankConnector {
   readonly name: string;
   /** Declared abilities (shown by GET /admin/v1/connectors); optional for test doubles: payouts only. */
   readonly capabilities?: ConnectorCapabilities;
+  /**
+   * True when the connector asks the bank about the idempotency key before any repeated submission
+   * (`transfer.attempt > 1`), so that a lost answer is recovered by asking: the stepper then does not stop after
+   * a few lost answers (it does for a connector that cannot ask, and leaves the payout to the operator).
+   */
+  readonly readsBackSubmissions?: boolean;
   /** How long temporary refusals may go on before the payout fails; unset: the connector never answers one. */
   readonly retryForMs?: number;
   /** The balance of the account the connector pays from, when it has one to read (the upstream's wallet). */

@@ -163,7 +163,7 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     await page.getByText('approved', { exact: true }).first().waitFor();
     expect(await balanceOf(wallet)).toBe('5000.00');
     await go(`#/wallets/${wallet}`);
-    await expectText(page.getByTestId('wallet-balance'), '₹5000.00');
+    await expectText(page.getByTestId('wallet-balance'), '₹5,000.00');
   });
 
   it('shows a payout sent through the API with its full timeline', async () => {
@@ -380,7 +380,10 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     await page.getByRole('heading', { name: 'Balance' }).waitFor();
     const m = await admin(t.url, 'GET', `/admin/v1/merchants/${created.merchant_id}`);
     const wallet = (m.body.wallets as { wallet_id: string; balance: string }[])[0];
-    await expectText(page.getByTestId('merchant-balance'), `₹${wallet?.balance}`);
+    // Indian grouping: the last three digits, then pairs (₹4,612.00).
+    const [whole, paise] = (wallet?.balance ?? '').split('.') as [string, string];
+    const grouped = whole.replace(/\B(?=(\d{2})*\d{3}$)/g, ',');
+    await expectText(page.getByTestId('merchant-balance'), `₹${grouped}.${paise}`);
     await shot('merchant-balance');
     await go('#/payouts');
     const payouts = page.getByRole('table', { name: 'Your payouts' });

@@ -112,7 +112,7 @@ describe.each(CASES)('the upstream connector ($engine, upstream scheme $scheme)'
         PAYRAIL_UPSTREAM_SCHEME: scheme,
         PAYRAIL_UPSTREAM_WEBHOOK_SECRET: account.webhook_secret,
         PAYRAIL_UPSTREAM_POLL: '100ms,100ms',
-        PAYRAIL_UPSTREAM_RETRY_FOR: '3s',
+        PAYRAIL_UPSTREAM_RETRY_FOR: '10m',
         PAYRAIL_UPSTREAM_TIMEOUT: '3s',
       },
     });
@@ -202,8 +202,11 @@ describe.each(CASES)('the upstream connector ($engine, upstream scheme $scheme)'
 
   it('fails a payout refused for now for longer than PAYRAIL_UPSTREAM_RETRY_FOR', async () => {
     const id = await initiate(SANDBOX.success, '90000.00');
+    await eventually(async () => ((await adminPayout(down.url, id)).rail_error ? true : null));
+    // Time moves instead of the test waiting ten minutes: the first temporary refusal is dated 11 minutes ago.
+    await down.db.query("UPDATE payouts SET rail_retry_since = now() - interval '11 minutes' WHERE id = $1", [id]);
     const done = await waitForStatus(down.url, id, 'REFUNDED', 20_000);
-    expect(String(done.status_message)).toMatch(/4002/);
+    expect(String(done.status_message)).toMatch(/4002.*gave up after 600 s/);
     expect(await upstreamCopies(id)).toHaveLength(0);
   });
 

@@ -2,8 +2,10 @@ import { formatPaise } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { PayoutBatch } from '../../domain/PayoutBatch.ts';
 import type { BulkPayoutService } from '../../services/BulkPayoutService.ts';
+import type { MerchantService } from '../../services/MerchantService.ts';
 import { AdminError } from '../AdminError.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
+import { createdRange, createdRangeQuery, withMerchantNames } from '../consoleListing.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
 export const batchView = (b: PayoutBatch) => ({
@@ -50,7 +52,10 @@ export function parseBatchKey(key: string) {
 }
 
 /** Operator views of bulk payouts: the batches, and one batch with every item (CONTRACT.md §10). */
-export function adminBatchRoutes(app: FastifyInstance, deps: { bulkPayouts: BulkPayoutService }) {
+export function adminBatchRoutes(
+  app: FastifyInstance,
+  deps: { bulkPayouts: BulkPayoutService; merchants: MerchantService },
+) {
   app.get(
     '/admin/v1/batches',
     {
@@ -64,22 +69,24 @@ export function adminBatchRoutes(app: FastifyInstance, deps: { bulkPayouts: Bulk
             merchant_id: { type: 'string' },
             limit: { type: 'string', pattern: '^[0-9]+$' },
             cursor: { type: 'string' },
+            ...createdRangeQuery,
           },
         },
         response: adminErrorResponses,
       },
     },
     async (request) => {
-      const q = request.query as { merchant_id?: string; limit?: string; cursor?: string };
+      const q = request.query as { merchant_id?: string; limit?: string; cursor?: string; from?: string; to?: string };
       const limit = pageLimit(q.limit);
       const key = decodeCursor(q.cursor, (k) => parseBatchKey(k) !== null);
       const rows = await deps.bulkPayouts.page({
         merchantId: q.merchant_id || undefined,
         limit: limit + 1,
         after: key ? (parseBatchKey(key) ?? undefined) : undefined,
+        ...createdRange(q),
       });
       const page = pageOf(rows, limit, batchKeyOf);
-      return { ...page, data: page.data.map(batchView) };
+      return { ...page, data: await withMerchantNames(deps.merchants, page.data.map(batchView)) };
     },
   );
 

@@ -2,7 +2,9 @@ import { COLLECTION_STATUSES, isId, type CollectionStatus, type CollectionTransa
 import type { FastifyInstance } from 'fastify';
 import type { Collection } from '../../domain/Collection.ts';
 import type { CollectionService, FinalOutcome } from '../../services/CollectionService.ts';
+import type { MerchantService } from '../../services/MerchantService.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
+import { createdRange, createdRangeQuery, withMerchantNames } from '../consoleListing.ts';
 import { AdminError } from '../AdminError.ts';
 import { adminErrorResponses, adminRouteOptions, historyActor, timelineEventSchema } from './adminSchemas.ts';
 
@@ -15,7 +17,10 @@ export const adminCollectionView = (c: Collection, wire: CollectionTransactionWi
 });
 
 /** Operator view of collections: filters and cursor pagination, newest first. */
-export function adminCollectionRoutes(app: FastifyInstance, deps: { collections: CollectionService }) {
+export function adminCollectionRoutes(
+  app: FastifyInstance,
+  deps: { collections: CollectionService; merchants: MerchantService },
+) {
   app.get(
     '/admin/v1/collections',
     {
@@ -31,6 +36,7 @@ export function adminCollectionRoutes(app: FastifyInstance, deps: { collections:
             sender_id: { type: 'string' },
             limit: { type: 'string', pattern: '^[0-9]+$' },
             cursor: { type: 'string' },
+            ...createdRangeQuery,
           },
         },
         response: adminErrorResponses,
@@ -43,6 +49,8 @@ export function adminCollectionRoutes(app: FastifyInstance, deps: { collections:
         sender_id?: string;
         limit?: string;
         cursor?: string;
+        from?: string;
+        to?: string;
       };
       const limit = pageLimit(q.limit);
       const after = decodeCursor(q.cursor, (key) => isId('collection', key));
@@ -52,9 +60,11 @@ export function adminCollectionRoutes(app: FastifyInstance, deps: { collections:
         senderId: q.sender_id || undefined,
         limit: limit + 1,
         after,
+        ...createdRange(q),
       });
       const page = pageOf(rows, limit, (c) => c.id);
-      return { ...page, data: page.data.map((c) => adminCollectionView(c, deps.collections.wire(c))) };
+      const views = page.data.map((c) => adminCollectionView(c, deps.collections.wire(c)));
+      return { ...page, data: await withMerchantNames(deps.merchants, views) };
     },
   );
 
@@ -73,7 +83,11 @@ export function adminCollectionRoutes(app: FastifyInstance, deps: { collections:
       const { txnId } = request.params as { txnId: string };
       const found = await deps.collections.find(txnId);
       if (!found) throw AdminError.notFound('collection');
-      return adminCollectionView(found, deps.collections.wire(found));
+      // As the list answers it, with the merchant's name.
+      const [view] = await withMerchantNames(deps.merchants, [
+        adminCollectionView(found, deps.collections.wire(found)),
+      ]);
+      return view;
     },
   );
 

@@ -1,9 +1,18 @@
 import { isId, PAYOUT_STATUSES, type PayoutStatus } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import { toPayoutWire, type Payout } from '../../domain/Payout.ts';
+import type { MerchantService } from '../../services/MerchantService.ts';
 import type { PayoutAdminService } from '../../services/PayoutAdminService.ts';
+import type { WebhookAdminService } from '../../services/WebhookAdminService.ts';
 import { AdminError } from '../AdminError.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
+import {
+  createdRange,
+  createdRangeQuery,
+  deliverySummary,
+  deliverySummarySchema,
+  withMerchantNames,
+} from '../consoleListing.ts';
 import {
   adminError,
   adminErrorResponses,
@@ -28,7 +37,10 @@ export const adminPayoutView = (p: Payout) => ({
 });
 
 /** Operator routes for payouts and the ledger (CONTRACT.md §5). */
-export function adminPayoutRoutes(app: FastifyInstance, deps: { payoutAdmin: PayoutAdminService }) {
+export function adminPayoutRoutes(
+  app: FastifyInstance,
+  deps: { payoutAdmin: PayoutAdminService; merchants: MerchantService; webhookAdmin: WebhookAdminService },
+) {
   app.get(
     '/admin/v1/payouts',
     {
@@ -43,13 +55,21 @@ export function adminPayoutRoutes(app: FastifyInstance, deps: { payoutAdmin: Pay
             status: { type: 'string', enum: [...PAYOUT_STATUSES] },
             limit: { type: 'string', pattern: '^[0-9]+$' },
             cursor: { type: 'string' },
+            ...createdRangeQuery,
           },
         },
         response: adminErrorResponses,
       },
     },
     async (request) => {
-      const q = request.query as { merchant_id?: string; status?: PayoutStatus; limit?: string; cursor?: string };
+      const q = request.query as {
+        merchant_id?: string;
+        status?: PayoutStatus;
+        limit?: string;
+        cursor?: string;
+        from?: string;
+        to?: string;
+      };
       const limit = pageLimit(q.limit);
       const after = decodeCursor(q.cursor, (key) => isId('payout', key));
       const rows = await deps.payoutAdmin.page({
@@ -57,9 +77,10 @@ export function adminPayoutRoutes(app: FastifyInstance, deps: { payoutAdmin: Pay
         status: q.status,
         limit: limit + 1,
         after,
+        ...createdRange(q),
       });
       const page = pageOf(rows, limit, (p) => p.id);
-      return { ...page, data: page.data.map(adminPayoutView) };
+      return { ...page, data: await withMerchantNames(deps.merchants, page.data.map(adminPayoutView)) };
     },
   );
 
@@ -78,7 +99,8 @@ export function adminPayoutRoutes(app: FastifyInstance, deps: { payoutAdmin: Pay
       const { transaction_id } = request.params as { transaction_id: string };
       const payout = await deps.payoutAdmin.get(transaction_id);
       if (!payout) throw AdminError.notFound('payout');
-      return adminPayoutView(payout);
+      const [view] = await withMerchantNames(deps.merchants, [adminPayoutView(payout)]);
+      return view;
     },
   );
 
@@ -93,7 +115,11 @@ export function adminPayoutRoutes(app: FastifyInstance, deps: { payoutAdmin: Pay
         response: {
           200: {
             type: 'object',
-            properties: { transaction_id: { type: 'string' }, events: { type: 'array', items: timelineEventSchema } },
+            properties: {
+              transaction_id: { type: 'string' },
+              events: { type: 'array', items: timelineEventSchema },
+              deliveries: deliverySummarySchema,
+            },
           },
           ...adminErrorResponses,
         },
@@ -103,7 +129,7 @@ export function adminPayoutRoutes(app: FastifyInstance, deps: { payoutAdmin: Pay
       const { transaction_id } = request.params as { transaction_id: string };
       const events = await deps.payoutAdmin.timeline(transaction_id);
       if (!events) throw AdminError.notFound('payout');
-      return { transaction_id, events };
+      return { transaction_id, events, deliveries: await deliverySummary(deps.webhookAdmin, transaction_id) };
     },
   );
 

@@ -7,6 +7,7 @@ import {
   type PayoutStatus,
 } from '@payrail/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Mode } from '../../config.ts';
 import QRCode from 'qrcode';
 import type { Merchant } from '../../domain/Merchant.ts';
 import { auditedApiKey, signInApiKey } from '../../domain/signInIdentity.ts';
@@ -32,7 +33,8 @@ import { checkCsrf, checkOrigin, countRefusal, recordAudit, refusalNote } from '
 import type { SignInThrottle } from '../../services/SignInThrottle.ts';
 import { adminCollectionView } from './adminCollectionRoutes.ts';
 import { batchDetailView, batchKeyOf, batchView, parseBatchKey } from './adminBatchRoutes.ts';
-import { adminError, adminRouteOptions, walletIdParam } from './adminSchemas.ts';
+import { adminError, adminRouteOptions, timelineEventSchema, walletIdParam } from './adminSchemas.ts';
+import { createdRange, createdRangeQuery, deliverySummary, deliverySummarySchema } from '../consoleListing.ts';
 import { adminPayoutView } from './adminPayoutRoutes.ts';
 import { statsView } from './adminConsoleRoutes.ts';
 import { deliveryView } from './adminWebhookRoutes.ts';
@@ -50,7 +52,7 @@ interface Deps {
   statements: WalletStatementService;
   webhookAdmin: WebhookAdminService;
   stats: StatsService;
-  config: { publicUrl?: string };
+  config: { publicUrl?: string; mode?: Mode };
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
@@ -61,7 +63,7 @@ const pageQuery = (extra: Record<string, unknown>) => ({
   properties: { limit: { type: 'string', pattern: '^[0-9]+$' }, cursor: { type: 'string', maxLength: 100 }, ...extra },
 });
 
-const merchantJson = (m: Merchant) => ({ merchant_id: m.id, name: m.name, status: m.status });
+export const merchantJson = (m: Merchant) => ({ merchant_id: m.id, name: m.name, status: m.status });
 const merchantOf = (request: FastifyRequest) => request.consoleMerchant as Merchant;
 
 /**
@@ -138,6 +140,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         merchant: merchantJson(opened.subject),
         csrf_token: opened.csrfToken,
         expires_at: opened.expiresAt.toISOString(),
+        mode: deps.config.mode ?? 'sandbox',
       };
     },
   );
@@ -169,7 +172,11 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
       async (request) => {
         const token = readCookie(request, MERCHANT_COOKIE) as string;
-        return { merchant: merchantJson(merchantOf(request)), csrf_token: csrfTokenOf(token) };
+        return {
+          merchant: merchantJson(merchantOf(request)),
+          csrf_token: csrfTokenOf(token),
+          mode: deps.config.mode ?? 'sandbox',
+        };
       },
     );
 
@@ -249,12 +256,18 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         schema: {
           tags,
           summary: "The merchant's payouts, newest first",
-          querystring: pageQuery({ status: { type: 'string', enum: [...PAYOUT_STATUSES] } }),
+          querystring: pageQuery({ status: { type: 'string', enum: [...PAYOUT_STATUSES] }, ...createdRangeQuery }),
           response: errors,
         },
       },
       async (request) => {
-        const q = request.query as { status?: PayoutStatus; limit?: string; cursor?: string };
+        const q = request.query as {
+          status?: PayoutStatus;
+          limit?: string;
+          cursor?: string;
+          from?: string;
+          to?: string;
+        };
         const limit = pageLimit(q.limit);
         const after = decodeCursor(q.cursor, (key) => isId('payout', key));
         const rows = await deps.payoutAdmin.page({
@@ -262,6 +275,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
           status: q.status,
           limit: limit + 1,
           after,
+          ...createdRange(q),
         });
         const page = pageOf(rows, limit, (p) => p.id);
         return { ...page, data: page.data.map(adminPayoutView) };
@@ -288,18 +302,61 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
     );
 
     scope.get(
+      '/console/api/merchant/payouts/:transaction_id/timeline',
+      {
+        ...adminRouteOptions,
+        schema: {
+          tags,
+          summary: 'History of one of the merchant’s payouts, with its webhook deliveries (404 for another’s)',
+          params: { type: 'object', properties: { transaction_id: { type: 'string', maxLength: 40 } } },
+          response: {
+            200: {
+              type: 'object',
+              properties: {
+                transaction_id: { type: 'string' },
+                events: { type: 'array', items: timelineEventSchema },
+                deliveries: deliverySummarySchema,
+              },
+            },
+            ...errors,
+          },
+        },
+      },
+      async (request) => {
+        const { transaction_id } = request.params as { transaction_id: string };
+        const merchantId = merchantOf(request).id;
+        // Ownership first: another merchant's payout answers 404 as if it did not exist.
+        const payout = await deps.payoutAdmin.get(transaction_id);
+        if (!payout || payout.merchantId !== merchantId) throw AdminError.notFound('payout');
+        const events = await deps.payoutAdmin.timeline(transaction_id);
+        if (!events) throw AdminError.notFound('payout');
+        return {
+          transaction_id,
+          events,
+          deliveries: await deliverySummary(deps.webhookAdmin, transaction_id, merchantId),
+        };
+      },
+    );
+
+    scope.get(
       '/console/api/merchant/collections',
       {
         ...adminRouteOptions,
         schema: {
           tags,
           summary: "The merchant's collections, newest first",
-          querystring: pageQuery({ status: { type: 'string', enum: [...COLLECTION_STATUSES] } }),
+          querystring: pageQuery({ status: { type: 'string', enum: [...COLLECTION_STATUSES] }, ...createdRangeQuery }),
           response: errors,
         },
       },
       async (request) => {
-        const q = request.query as { status?: CollectionStatus; limit?: string; cursor?: string };
+        const q = request.query as {
+          status?: CollectionStatus;
+          limit?: string;
+          cursor?: string;
+          from?: string;
+          to?: string;
+        };
         const limit = pageLimit(q.limit);
         const after = decodeCursor(q.cursor, (key) => isId('collection', key));
         const rows = await deps.collections.page({
@@ -307,6 +364,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
           status: q.status,
           limit: limit + 1,
           after,
+          ...createdRange(q),
         });
         const page = pageOf(rows, limit, (c) => c.id);
         return { ...page, data: page.data.map((c) => adminCollectionView(c, deps.collections.wire(c))) };
@@ -361,18 +419,19 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
           tags,
           summary: "The merchant's bulk payout batches, newest first",
           // The batch cursor carries time, merchant and batch id: longer than the other lists' cursors.
-          querystring: pageQuery({ cursor: { type: 'string', maxLength: 400 } }),
+          querystring: pageQuery({ cursor: { type: 'string', maxLength: 400 }, ...createdRangeQuery }),
           response: errors,
         },
       },
       async (request) => {
-        const q = request.query as { limit?: string; cursor?: string };
+        const q = request.query as { limit?: string; cursor?: string; from?: string; to?: string };
         const limit = pageLimit(q.limit);
         const key = decodeCursor(q.cursor, (k) => parseBatchKey(k) !== null);
         const rows = await deps.bulkPayouts.page({
           merchantId: merchantOf(request).id,
           limit: limit + 1,
           after: key ? (parseBatchKey(key) ?? undefined) : undefined,
+          ...createdRange(q),
         });
         const page = pageOf(rows, limit, batchKeyOf);
         return { ...page, data: page.data.map(batchView) };

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Mode } from '../../config.ts';
 import type { Operator } from '../../domain/Operator.ts';
 import { signInEmail } from '../../domain/signInIdentity.ts';
 import type { AuditService } from '../../services/AuditService.ts';
@@ -14,15 +15,22 @@ import {
 import { ANONYMOUS_ACTOR, checkCsrf, checkOrigin, countRefusal, refusalNote } from '../plugins/operatorAuth.ts';
 import type { SignInThrottle } from '../../services/SignInThrottle.ts';
 import { adminError, adminRouteOptions } from './adminSchemas.ts';
+import { merchantJson } from './consoleMerchantRoutes.ts';
 
 interface Deps {
   consoleSessions: ConsoleSessionService;
   signInThrottle: SignInThrottle;
   audit: AuditService;
-  config: { publicUrl?: string };
+  config: { publicUrl?: string; mode?: Mode };
 }
 
 const operatorJson = (o: Operator) => ({ operator_id: o.id, email: o.email, name: o.name, role: o.role });
+
+export const modeProperty = {
+  type: 'string',
+  enum: ['sandbox', 'live'],
+  description: 'PAYRAIL_MODE of this server: the console marks every page with it',
+} as const;
 
 export const sessionAnswer = {
   type: 'object',
@@ -38,6 +46,7 @@ export const sessionAnswer = {
     },
     csrf_token: { type: 'string', description: 'Send as X-CSRF-Token on every state-changing request' },
     expires_at: { type: 'string' },
+    mode: modeProperty,
   },
 } as const;
 
@@ -47,6 +56,8 @@ const errors = { 400: adminError, 401: adminError, 403: adminError, 429: adminEr
 export function consoleSessionRoutes(app: FastifyInstance, deps: Deps) {
   const secure = secureCookies(deps.config);
   const OPERATOR_COOKIE = consoleCookieNames(secure).operator;
+  const MERCHANT_COOKIE = consoleCookieNames(secure).merchant;
+  const mode: Mode = deps.config.mode ?? 'sandbox';
   const audit = (request: FastifyRequest, status: number, actor: string, role: string, action: string, detail = '') =>
     deps.audit
       .record({
@@ -123,6 +134,7 @@ export function consoleSessionRoutes(app: FastifyInstance, deps: Deps) {
         operator: operatorJson(opened.subject),
         csrf_token: opened.csrfToken,
         expires_at: opened.expiresAt.toISOString(),
+        mode,
       };
     },
   );
@@ -144,7 +156,63 @@ export function consoleSessionRoutes(app: FastifyInstance, deps: Deps) {
         if (token) clearSessionCookie(reply, OPERATOR_COOKIE, secure);
         throw new AdminError(401, 'unauthorized', 'Not signed in');
       }
-      return { operator: operatorJson(operator), csrf_token: csrfTokenOf(token) };
+      return { operator: operatorJson(operator), csrf_token: csrfTokenOf(token), mode };
+    },
+  );
+
+  app.get(
+    '/console/api/whoami',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['console'],
+        summary: 'Who this browser is signed in as (operator, merchant or nobody) and the server mode; always 200',
+        description:
+          'The console asks this when it starts: a signed-out browser is an expected answer, not an error, so it is not a 401 (which browsers log as a failed request).',
+        response: {
+          200: {
+            type: 'object',
+            required: ['signed_in', 'mode'],
+            properties: {
+              signed_in: { type: 'boolean' },
+              kind: { type: 'string', enum: ['operator', 'merchant'] },
+              operator: sessionAnswer.properties.operator,
+              merchant: {
+                type: 'object',
+                properties: { merchant_id: { type: 'string' }, name: { type: 'string' }, status: { type: 'string' } },
+              },
+              csrf_token: { type: 'string' },
+              mode: modeProperty,
+            },
+          },
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const opToken = readCookie(request, OPERATOR_COOKIE);
+      const operator = opToken ? await deps.consoleSessions.operatorOf(opToken) : null;
+      if (opToken && operator) {
+        return {
+          signed_in: true,
+          kind: 'operator',
+          operator: operatorJson(operator),
+          csrf_token: csrfTokenOf(opToken),
+          mode,
+        };
+      }
+      const mcToken = readCookie(request, MERCHANT_COOKIE);
+      const merchant = mcToken ? await deps.consoleSessions.merchantOf(mcToken) : null;
+      if (mcToken && merchant) {
+        return {
+          signed_in: true,
+          kind: 'merchant',
+          merchant: merchantJson(merchant),
+          csrf_token: csrfTokenOf(mcToken),
+          mode,
+        };
+      }
+      return { signed_in: false, mode };
     },
   );
 

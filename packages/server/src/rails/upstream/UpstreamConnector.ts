@@ -33,6 +33,8 @@ export class UpstreamConnector implements BankConnector {
     webhooks: true,
   };
   readonly submitDelayMs = 0;
+  /** A repeated submission first reads the payout by sender_id (see submit). */
+  readonly readsBackSubmissions = true;
   readonly retryForMs: number;
   readonly client: UpstreamClient;
 

@@ -2,6 +2,7 @@ import type { PayoutStatus, Scheme } from '@payrail/protocol';
 import type { BatchItem, PayoutBatch } from '../../domain/PayoutBatch.ts';
 import type { Payout } from '../../domain/Payout.ts';
 import type { Queryable } from '../Database.ts';
+import { createdRangeWhere } from '../createdRangeWhere.ts';
 
 interface BatchRow {
   merchant_id: string;
@@ -97,6 +98,9 @@ export interface BatchPageQuery {
   limit: number;
   /** `created_at|merchant_id|batch_id` of the last batch of the previous page (pages run newest first). */
   after?: { createdAt: Date; merchantId: string; batchId: string };
+  /** Created at or after / before these instants (the console's IST date filters). */
+  createdFrom?: Date;
+  createdBefore?: Date;
 }
 
 export const BatchRepository = {
@@ -239,6 +243,7 @@ export const BatchRepository = {
       const n = params.length;
       where.push(`(created_at, merchant_id, batch_id) < ($${n - 2}, $${n - 1}, $${n})`);
     }
+    createdRangeWhere(query, where, params);
     params.push(query.limit);
     const { rows } = await q.query<BatchRow>(
       `SELECT * FROM payout_batches ${where.length ? `WHERE ${where.join(' AND ')}` : ''}

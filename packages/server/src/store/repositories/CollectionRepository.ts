@@ -1,6 +1,7 @@
 import type { CollectionStatus, CollectionTxnType, Scheme } from '@payrail/protocol';
 import type { Collection, CollectionMode } from '../../domain/Collection.ts';
 import type { Queryable } from '../Database.ts';
+import { createdRangeWhere } from '../createdRangeWhere.ts';
 import { isUniqueViolation } from '../dbErrors.ts';
 
 interface CollectionRow {
@@ -60,6 +61,9 @@ export interface CollectionPageQuery {
   limit: number;
   /** Id of the last collection of the previous page (newest first). */
   after?: string;
+  /** Created at or after / before these instants (the console's IST date filters). */
+  createdFrom?: Date;
+  createdBefore?: Date;
 }
 
 export const CollectionRepository = {
@@ -183,6 +187,7 @@ export const CollectionRepository = {
       params.push(query.after);
       where.push(`id < $${params.length}`);
     }
+    createdRangeWhere(query, where, params);
     params.push(query.limit);
     const { rows } = await q.query<CollectionRow>(
       `SELECT * FROM collections ${where.length ? `WHERE ${where.join(' AND ')}` : ''}

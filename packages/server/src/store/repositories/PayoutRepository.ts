@@ -1,6 +1,7 @@
 import type { PaymentMode, PayoutStatus, Scheme } from '@payrail/protocol';
 import type { Payout } from '../../domain/Payout.ts';
 import type { Queryable } from '../Database.ts';
+import { createdRangeWhere } from '../createdRangeWhere.ts';
 
 export interface PayoutRow {
   id: string;
@@ -78,6 +79,9 @@ export interface PayoutPageQuery {
   limit: number;
   /** Id of the last payout of the previous page (pages run newest first). */
   after?: string;
+  /** Created at or after / before these instants (the console's IST date filters). */
+  createdFrom?: Date;
+  createdBefore?: Date;
 }
 
 export interface TransitionFields {
@@ -290,6 +294,7 @@ export const PayoutRepository = {
       params.push(query.after);
       where.push(`id < $${params.length}`);
     }
+    createdRangeWhere(query, where, params);
     params.push(query.limit);
     const { rows } = await q.query<PayoutRow>(
       `SELECT * FROM payouts ${where.length ? `WHERE ${where.join(' AND ')}` : ''}

@@ -1,0 +1,93 @@
+import type { Merchant } from '../domain/Merchant.ts';
+import { istDayStart } from '../domain/istPeriod.ts';
+import type { WebhookAdminService } from '../services/WebhookAdminService.ts';
+import { AdminError } from './AdminError.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** `from` and `to` of a list's query string: IST calendar days, both inclusive. */
+export const createdRangeQuery = {
+  from: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'first IST day (YYYY-MM-DD)' },
+  to: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'last IST day, inclusive' },
+} as const;
+
+export interface CreatedRange {
+  /** Created at or after this instant. */
+  createdFrom?: Date;
+  /** Created before this instant (the start of the IST day after `to`). */
+  createdBefore?: Date;
+}
+
+/** The UTC bounds of `from`/`to` IST days; 400 for a day that does not exist or a range that runs backwards. */
+export function createdRange(q: { from?: string; to?: string }): CreatedRange {
+  const range: CreatedRange = {};
+  if (q.from) {
+    const start = istDayStart(q.from);
+    if (!start) throw AdminError.invalid('from must be a day like 2026-11-22');
+    range.createdFrom = start;
+  }
+  if (q.to) {
+    const start = istDayStart(q.to);
+    if (!start) throw AdminError.invalid('to must be a day like 2026-11-22');
+    range.createdBefore = new Date(start.getTime() + DAY_MS);
+  }
+  if (range.createdFrom && range.createdBefore && range.createdFrom >= range.createdBefore)
+    throw AdminError.invalid('from must not be after to');
+  return range;
+}
+
+/**
+ * Each row with its merchant's name, so that an operator's list reads by name: one lookup per merchant on the
+ * page (a page holds at most a hundred rows, usually of a few merchants).
+ */
+export async function withMerchantNames<T extends { merchant_id: string }>(
+  merchants: { get(id: string): Promise<Merchant | null> },
+  rows: T[],
+): Promise<Array<T & { merchant_name: string | null }>> {
+  const ids = [...new Set(rows.map((r) => r.merchant_id))];
+  const found = await Promise.all(ids.map((id) => merchants.get(id)));
+  const names = new Map(ids.map((id, i) => [id, found[i]?.name ?? null]));
+  return rows.map((r) => ({ ...r, merchant_name: names.get(r.merchant_id) ?? null }));
+}
+
+export const deliverySummarySchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      id: { type: 'string' },
+      type: { type: 'string' },
+      state: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
+      attempt_count: { type: 'integer' },
+      next_attempt_at: { type: ['string', 'null'] },
+      last_status: { type: ['integer', 'null'] },
+      last_error: { type: ['string', 'null'] },
+      waiting_behind: {
+        type: ['string', 'null'],
+        description: 'the earlier, still pending delivery of this transaction this one waits for',
+      },
+    },
+  },
+} as const;
+
+/**
+ * The webhook deliveries of one transaction, oldest first, with when the next attempt is due and which earlier
+ * delivery each waits for: the worker sends a transaction's events in order, so a failing one holds back the rest.
+ */
+export async function deliverySummary(webhookAdmin: WebhookAdminService, subjectId: string, merchantId?: string) {
+  const rows = await webhookAdmin.page({ subjectId, merchantId, limit: 200 });
+  const oldestFirst = rows.map((r) => r.delivery).reverse();
+  return oldestFirst.map((d, i) => {
+    const blocker = oldestFirst.slice(0, i).find((e) => e.state === 'pending');
+    return {
+      id: d.id,
+      type: d.type,
+      state: d.state,
+      attempt_count: d.attempts,
+      next_attempt_at: d.state === 'pending' ? d.nextAttemptAt.toISOString() : null,
+      last_status: d.lastStatus,
+      last_error: d.lastError,
+      waiting_behind: d.state === 'pending' && blocker ? blocker.id : null,
+    };
+  });
+}

@@ -1,0 +1,138 @@
+import { formatPaise } from '@payrail/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { BankFileService } from '../../services/BankFileService.ts';
+import { AdminError } from '../AdminError.ts';
+import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
+
+const nullableText = { type: ['string', 'null'] } as const;
+/** A MsgId as Payrail writes them (and nothing that could leave the header). */
+const MSG_ID = /^[A-Za-z0-9-]{1,35}$/;
+const limitQuery = {
+  type: 'object',
+  properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 } },
+} as const;
+
+/** GET /admin/v1/bankfiles, /admin/v1/bankfiles/{MsgId} and /admin/v1/bankfiles/inbound (docs/bank-files.md). */
+export function adminBankFileRoutes(app: FastifyInstance, deps: { bankFiles: BankFileService }) {
+  app.get(
+    '/admin/v1/bankfiles',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'The pain.001 files cut for the bank, newest first, with their payouts’ statuses now',
+        querystring: limitQuery,
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              data: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    msg_id: { type: 'string' },
+                    file_name: { type: 'string' },
+                    created_at: { type: 'string' },
+                    delivered_at: nullableText,
+                    payout_count: { type: 'integer' },
+                    ctrl_sum: { type: 'string' },
+                    payout_states: { type: 'object', additionalProperties: { type: 'integer' } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const { limit } = request.query as { limit: number };
+      const files = await deps.bankFiles.list(limit);
+      return {
+        data: files.map((f) => ({
+          msg_id: f.msgId,
+          file_name: `PAYRAIL-${f.msgId}.xml`,
+          created_at: f.createdAt.toISOString(),
+          delivered_at: f.deliveredAt?.toISOString() ?? null,
+          payout_count: f.payoutCount,
+          ctrl_sum: formatPaise(f.ctrlSum),
+          payout_states: f.states,
+        })),
+      };
+    },
+  );
+
+  app.get(
+    '/admin/v1/bankfiles/inbound',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'The files the bank put in the inbox, newest first: applied, or failed with the reason',
+        querystring: limitQuery,
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              data: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    name: { type: 'string' },
+                    sha256: { type: 'string' },
+                    message_type: nullableText,
+                    state: { type: 'string', enum: ['applied', 'failed'] },
+                    reason: nullableText,
+                    entries: { type: 'integer' },
+                    refused: { type: 'integer' },
+                    received_at: { type: 'string' },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const { limit } = request.query as { limit: number };
+      const files = await deps.bankFiles.inbound(limit);
+      return {
+        data: files.map((f) => ({
+          name: f.name,
+          sha256: f.sha256,
+          message_type: f.messageType,
+          state: f.state,
+          reason: f.reason,
+          entries: f.entries,
+          refused: f.refused,
+          received_at: f.receivedAt.toISOString(),
+        })),
+      };
+    },
+  );
+
+  app.get(
+    '/admin/v1/bankfiles/:msg_id',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'One cut file, as delivered (application/xml)',
+        params: { type: 'object', properties: { msg_id: { type: 'string' } }, required: ['msg_id'] },
+        response: adminErrorResponses,
+      },
+    },
+    async (request, reply) => {
+      const { msg_id } = request.params as { msg_id: string };
+      const xml = MSG_ID.test(msg_id) ? await deps.bankFiles.xml(msg_id) : null;
+      if (xml === null) throw AdminError.notFound('bank file');
+      return reply
+        .header('content-type', 'application/xml; charset=utf-8')
+        .header('content-disposition', `attachment; filename="PAYRAIL-${msg_id}.xml"`)
+        .send(xml);
+    },
+  );
+}

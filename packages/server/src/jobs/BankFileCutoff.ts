@@ -1,0 +1,163 @@
+import { monotonicFactory } from 'ulid';
+import type { Cutoffs } from '../bankFileConfig.ts';
+import { istDay } from '../domain/istPeriod.ts';
+import { pain001FileName, writePain001, type Debtor } from '../rails/bankfile/pain001.ts';
+import type { BankFileTransport } from '../rails/bankfile/transport.ts';
+import type { PayoutLifecycle } from '../services/PayoutLifecycle.ts';
+import type { Database } from '../store/Database.ts';
+import { BankFileRepository as Repo } from '../store/repositories/BankFileRepository.ts';
+import { PayoutRepository } from '../store/repositories/PayoutRepository.ts';
+
+const ulid = monotonicFactory();
+
+/** A file holds at most this many payouts; more waiting are cut into the next file at once. */
+export const MAX_PAYOUTS_PER_FILE = 10_000;
+
+/** Two instances never cut at once: the cut runs under this transaction-level advisory lock. */
+const CUT_LOCK = 0x62616e6b; // "bank"
+
+/** MsgId: Max35Text, unique: `PR` and a ULID (28 characters). */
+export const newMsgId = (now = Date.now()) => `PR${ulid(now)}`;
+
+const IST_OFFSET_MS = 19_800_000;
+const DAY_MS = 86_400_000;
+
+/** Milliseconds from `now` to the next cut-off. */
+export function msToNextCutoff(cutoffs: Cutoffs, now: number): number {
+  if ('every' in cutoffs) return cutoffs.every;
+  const ist = now + IST_OFFSET_MS;
+  const dayStart = ist - (((ist % DAY_MS) + DAY_MS) % DAY_MS);
+  for (const day of [0, 1]) {
+    for (const minute of cutoffs.istMinutes) {
+      const at = dayStart + day * DAY_MS + minute * 60_000;
+      if (at > ist) return at - ist;
+    }
+  }
+  return DAY_MS;
+}
+
+export interface CutoffLog {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
+/**
+ * At each cut-off, the payouts routed to bank files that wait go into one pain.001 (docs/bank-files.md). The cut
+ * is one transaction: claim the waiting payouts, record the file and its items (a payout in at most one file:
+ * the database's unique index). The file is written to the outbox after that transaction, then marked delivered
+ * and its payouts moved INITIATED → PROCESSING with the MsgId as their rail reference. A crash in between leaves
+ * the file recorded and undelivered: it is delivered again, the same stored bytes, never cut anew.
+ */
+export class BankFileCutoff {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly lifecycle: PayoutLifecycle,
+    private readonly transport: BankFileTransport,
+    private readonly debtor: Debtor,
+    private readonly cutoffs: Cutoffs,
+    private readonly log: CutoffLog,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  start(): void {
+    if (this.timer || this.stopped) return;
+    // Files left undelivered by a crash go out at once, not at the next cut-off.
+    void this.run(false);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(
+      () => {
+        void this.run(true).finally(() => this.schedule());
+      },
+      msToNextCutoff(this.cutoffs, this.now()),
+    );
+    this.timer.unref?.();
+  }
+
+  /** One cut-off now (what the timer runs): deliver what is pending, then cut. Never overlaps itself. */
+  run(cut = true): Promise<void> {
+    if (this.running) return this.running;
+    this.running = this.pass(cut)
+      .catch((err: unknown) => this.log.warn({ err }, 'bank-file cut-off failed; retried at the next one'))
+      .finally(() => {
+        this.running = null;
+      });
+    return this.running;
+  }
+
+  private async pass(cut: boolean): Promise<void> {
+    await this.transport.prepare();
+    for (const file of await Repo.leaseUndelivered(this.db)) await this.deliver(file.msgId, file.xml);
+    if (!cut) return;
+    // A backlog larger than one file is cut into several at this cut-off.
+    for (;;) {
+      const file = await this.cut();
+      if (!file) return;
+      await this.deliver(file.msgId, file.xml);
+      if (file.count < MAX_PAYOUTS_PER_FILE || this.stopped) return;
+    }
+  }
+
+  /** Claims the waiting payouts and records their file; null when nothing waits (no file is written). */
+  async cut(): Promise<{ msgId: string; xml: string; count: number } | null> {
+    return this.db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [CUT_LOCK]);
+      if (!rows[0]?.ok) return null;
+      const payouts = await Repo.claimWaiting(tx, MAX_PAYOUTS_PER_FILE);
+      if (payouts.length === 0) return null;
+      const at = new Date(this.now());
+      const msgId = newMsgId(at.getTime());
+      const xml = writePain001({
+        msgId,
+        createdAt: at,
+        executionDate: istDay(at),
+        debtor: this.debtor,
+        payments: payouts.map((p) => ({
+          payoutId: p.id,
+          amount: p.amount,
+          paymentMode: p.paymentMode,
+          beneficiaryName: p.beneficiary.name,
+          accountNumber: p.beneficiary.accountNumber,
+          ifsc: p.beneficiary.ifsc,
+          remarks: p.remarks,
+        })),
+      });
+      await Repo.insertFile(tx, {
+        msgId,
+        xml,
+        ctrlSum: payouts.reduce((sum, p) => sum + p.amount, 0n),
+        payoutIds: payouts.map((p) => p.id),
+      });
+      this.log.info({ msgId, payouts: payouts.length }, 'bank file cut');
+      return { msgId, xml, count: payouts.length };
+    });
+  }
+
+  /** Writes the file to the outbox, then records the delivery and moves its payouts to PROCESSING. */
+  async deliver(msgId: string, xml: string): Promise<void> {
+    await this.transport.write('outbox', pain001FileName(msgId), xml);
+    await this.db.transaction(async (tx) => {
+      if (!(await Repo.markDelivered(tx, msgId))) return;
+      for (const id of await Repo.payoutIdsOf(tx, msgId)) {
+        const payout = await PayoutRepository.lockById(tx, id);
+        // The bank may have answered already (a status report read before this delivery was recorded).
+        if (payout?.status !== 'INITIATED') continue;
+        await this.lifecycle.applySubmitAnswer(tx, payout, { accepted: true, reference: msgId });
+      }
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}
