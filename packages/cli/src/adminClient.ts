@@ -19,7 +19,7 @@ export interface Page<T> {
 type Row = Record<string, unknown>;
 
 /**
- * The operator API (CONTRACT.md §5): plain JSON with the admin bearer token. Its errors become the SDK's error
+ * The operator API (docs/admin-api.md): plain JSON with the admin bearer token. Its errors become the SDK's error
  * classes, so that the CLI reports and exits the same way for both APIs.
  */
 export class AdminClient {

@@ -1,5 +1,5 @@
 /**
- * Response codes of the merchant API with the HTTP status that accompanies each (CONTRACT.md §4).
+ * Response codes of the merchant API with the HTTP status that accompanies each (docs/api-reference.md).
  * Codes are contextual: the same number means different things on different operations, so each
  * operation has its own table and the HTTP status travels with the code instead of being derived from it.
  */
@@ -54,7 +54,7 @@ export const PayoutCodes = {
   transactionNotFound: def(4103, 404, 'Transaction not found'),
   walletIdMissing: def(4201, 400, 'wallet_id is required'),
   walletNotFound: def(4202, 404, 'Wallet not found'),
-  // Bulk payouts and beneficiary verification (CONTRACT.md §10, §11).
+  // Bulk payouts and beneficiary verification (docs/bulk-and-verification.md, §11).
   batchProcessed: def(2000, 200, 'Batch processed'),
   batchChecked: def(2000, 200, 'Batch checked (dry run): nothing recorded'),
   batchFetched: def(2000, 200, 'Batch fetched successfully'),

@@ -32,13 +32,13 @@ const keys: KeyMaterial = { apiKey: VECTOR.apiKey, secretKey: VECTOR.secretKey }
 const nonce = Buffer.from(VECTOR.nonceHex, 'hex');
 const otherKeys: KeyMaterial = { apiKey: 'ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ', secretKey: 'YYYYYYYYYYYYYYYY' };
 
-/** Independent V1: node:crypto directly, straight from CONTRACT.md §3. */
+/** Independent V1: node:crypto directly, straight from docs/authentication.md. */
 function referenceV1(plaintext: string, apiKey: string, secretKey: string): string {
   const c = createCipheriv('aes-256-cbc', Buffer.from(apiKey, 'utf8'), Buffer.from(secretKey, 'utf8'));
   return Buffer.concat([c.update(Buffer.from(plaintext, 'utf8')), c.final()]).toString('base64');
 }
 
-/** Independent V2: node:crypto directly, straight from CONTRACT.md §3. */
+/** Independent V2: node:crypto directly, straight from docs/authentication.md. */
 function referenceV2(plaintext: string, secretKey: string, iv: Buffer): string {
   const key = createHash('sha256').update(Buffer.from(secretKey, 'utf8')).digest();
   const c = createCipheriv('aes-256-gcm', key, iv);

@@ -16,7 +16,7 @@ import {
   type PayrailErrorOptions,
 } from './errors.ts';
 
-/** Codes are contextual (CONTRACT.md §4): 4008 is a bad account number on payouts and a bad token on collections. */
+/** Codes are contextual (docs/api-reference.md): 4008 is a bad account number on payouts and a bad token on collections. */
 export type ApiFamily = 'token' | 'payout' | 'collection';
 
 export interface Refusal {

@@ -258,7 +258,7 @@ export interface TokenInfo {
   expiresAt: Date;
 }
 
-// ---- bulk payouts and beneficiary verification (CONTRACT.md §10, §11) --------------------------------------
+// ---- bulk payouts and beneficiary verification (docs/bulk-and-verification.md, §11) --------------------------------------
 
 export interface BulkPayoutInput {
   /** Your unique reference for the batch (1–50 of `A-Z a-z 0-9 . _ -`): sending it again never pays twice. */

@@ -38,7 +38,7 @@ const bytesOf = (body: string | Uint8Array): Buffer =>
   typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 
 /**
- * Standard Webhooks verification (CONTRACT.md §8): `webhook-signature` holds one or more space-separated
+ * Standard Webhooks verification (docs/webhooks.md): `webhook-signature` holds one or more space-separated
  * `v1,<base64 HMAC-SHA256(key, id.timestamp.body)>`; any one matching (compared in constant time) will do.
  */
 export function verifySignature(secret: string, id: string, timestamp: string, body: Buffer, signatures: string) {

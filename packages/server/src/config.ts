@@ -6,7 +6,7 @@ import { loadConnectorSettings, type ConnectorSettings } from './connectorConfig
 
 export type Mode = 'sandbox' | 'live';
 
-/** Every setting of CONTRACT.md §1 plus a few of our own; all optional in the environment. */
+/** Every setting of README.md, "Configuration" plus a few of our own; all optional in the environment. */
 export interface Config {
   port: number;
   host: string;
@@ -152,7 +152,7 @@ function rupeesSetting(env: NodeJS.ProcessEnv, name: string, fallback: string): 
 /** Proxy-addr's names for address ranges, accepted in PAYRAIL_TRUST_PROXY beside addresses and CIDRs. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
-/** PAYRAIL_TRUST_PROXY (CONTRACT.md §9): unset = trust nothing; `true`, a hop count, or addresses/CIDRs. */
+/** PAYRAIL_TRUST_PROXY (SECURITY.md): unset = trust nothing; `true`, a hop count, or addresses/CIDRs. */
 export function parseTrustProxy(raw: string | undefined): boolean | number | string[] {
   const text = (raw ?? '').trim();
   if (text === '' || text.toLowerCase() === 'false') return false;
@@ -174,7 +174,7 @@ export function parseTrustProxy(raw: string | undefined): boolean | number | str
   return entries;
 }
 
-/** Live mode: a configured admin token or JWT secret must be long enough not to be guessed (CONTRACT.md §9). */
+/** Live mode: a configured admin token or JWT secret must be long enough not to be guessed (SECURITY.md). */
 const MIN_SECRET_CHARS = 32;
 
 function liveSecret(env: NodeJS.ProcessEnv, name: string, mode: Mode): string | undefined {

@@ -96,7 +96,7 @@ export interface ServerOptions {
   /** Replace the bank connector (tests of live-mode behaviour); default from PAYRAIL_MODE. */
   rail?: BankConnector;
   /**
-   * Replace the account verifier (CONTRACT.md §11); default: the sandbox's in sandbox mode, none in live mode
+   * Replace the account verifier (docs/bulk-and-verification.md); default: the sandbox's in sandbox mode, none in live mode
    * (verification then answers 4013 "not available"). Null means none.
    */
   accountVerifier?: AccountVerifier | null;
@@ -201,7 +201,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   });
   // The upstream's webhooks come back to the public URL, known once listening (read when a payout is submitted).
   const connectors = buildConnectors(config, options.rail, () => publicUrl);
-  // FAILED → REFUNDED is decided here for every rail: one sandbox step (CONTRACT.md §6), at once in live mode.
+  // FAILED → REFUNDED is decided here for every rail: one sandbox step (docs/api-reference.md, "The sandbox"), at once in live mode.
   const lifecycle = new PayoutLifecycle(connectors, metrics, {
     refundDelayMs: config.mode === 'sandbox' ? config.sandboxStepMs : 0,
   });

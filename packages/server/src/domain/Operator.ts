@@ -1,4 +1,4 @@
-/** Console operators: people with accounts and one role each (CONTRACT.md §12). */
+/** Console operators: people with accounts and one role each (docs/console.md). */
 export const OPERATOR_ROLES = ['viewer', 'finance', 'admin'] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 

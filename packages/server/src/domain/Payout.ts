@@ -46,7 +46,7 @@ export interface Payout {
   returnReason?: string | null;
   istDay: string;
   istMonth: string;
-  /** The merchant's batch_id when the payout came from a bulk request (CONTRACT.md §10). */
+  /** The merchant's batch_id when the payout came from a bulk request (docs/bulk-and-verification.md). */
   batchId?: string | null;
   createdAt: Date;
   updatedAt: Date;

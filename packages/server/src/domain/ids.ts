@@ -3,7 +3,7 @@ import { monotonicFactory } from 'ulid';
 
 const ulid = monotonicFactory();
 
-/** A new service identifier: type prefix + ULID, time-ordered (CONTRACT.md §2). */
+/** A new service identifier: type prefix + ULID, time-ordered (docs/api-reference.md, "Basics"). */
 export function newId(kind: IdKind, now: number = Date.now()): string {
   return ID_PREFIX[kind] + ulid(now);
 }

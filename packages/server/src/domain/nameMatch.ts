@@ -2,7 +2,7 @@ import type { NameMatchResult } from '@payrail/protocol';
 import { transliterateIndic } from './indicTransliteration.ts';
 
 /**
- * How closely the name a merchant gave matches the account holder's name at the bank (CONTRACT.md §11).
+ * How closely the name a merchant gave matches the account holder's name at the bank (docs/bulk-and-verification.md).
  * The algorithm (documented in docs/bulk-and-verification.md):
  *
  * 1. Normalise each name: Unicode NFKC, Indian scripts spelled in Latin letters, lower case, accents dropped,

@@ -20,7 +20,7 @@ const REDIS_WAIT_MS = 500;
 
 /**
  * A @fastify/rate-limit store that counts in Redis (shared by every instance) while Redis answers, and in process
- * memory while it does not (CONTRACT.md §9: a Redis outage never breaks the limit, nor a request). During an
+ * memory while it does not (SECURITY.md: a Redis outage never breaks the limit, nor a request). During an
  * outage each instance enforces the limit alone.
  */
 export function fallbackRateLimitStore(redis: Redis, nameSpace: string) {

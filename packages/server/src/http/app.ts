@@ -84,7 +84,7 @@ export interface AppDeps {
   redis: Redis | null;
   bankNotifications: BankNotifications;
   collectionNotifications: CollectionNotifications;
-  /** The console (CONTRACT.md §12). */
+  /** The console (docs/console.md). */
   operators: OperatorService;
   consoleSessions: ConsoleSessionService;
   signInThrottle: SignInThrottle;
@@ -123,7 +123,7 @@ export function merchantApiPath(url: string): string {
   return MERCHANT_PATHS.some((path) => rest.startsWith(path)) ? rest : url;
 }
 
-/** CONTRACT.md §9: a body over 64 KiB is 4000 with HTTP 413 (the bulk route sets its own, larger limit). */
+/** SECURITY.md: a body over 64 KiB is 4000 with HTTP 413 (the bulk route sets its own, larger limit). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** The Fastify application: plugins, then thin routes over the services the composition root built. */

@@ -21,7 +21,7 @@ export const NOT_AVAILABLE = withMessage(
 const accountKey = (b: { accountNumber: string; ifsc: string }) => `${b.ifsc}:${b.accountNumber}`;
 
 /**
- * Beneficiary verification (CONTRACT.md §11): the merchant's explicit checks, and the check that initiation makes
+ * Beneficiary verification (docs/bulk-and-verification.md): the merchant's explicit checks, and the check that initiation makes
  * when the merchant's setting is `required`. The bank side is an AccountVerifier; null when the deployment has
  * none (live mode without a verifying connector), which answers 4013 "not available".
  */

@@ -68,7 +68,7 @@ function optionalBoolean(plain: Record<string, unknown>, field: string): boolean
 }
 
 /**
- * Bulk payouts (CONTRACT.md §10). Every item goes through the same checks as a single initiation, in the same
+ * Bulk payouts (docs/bulk-and-verification.md). Every item goes through the same checks as a single initiation, in the same
  * order; those that need no database run here, item by item (they are pure, and the wallets and callback URLs
  * are looked up once per batch); the rest (4009 against history and the batch itself, the bank refusals in their
  * place, 4002, 4010, 4011 as the earlier accepted items leave the balances) run in one SQL function inside one

@@ -46,7 +46,7 @@ export class FailureThrottle {
   ): Promise<T | null> {
     // One limit after the other, broadest first (the client's address): an attempt refused by the address limit
     // never creates the counter of the key it names, so a client over its limit cannot grow the store with new
-    // keys, and the number of key counters stays bounded by the address limits (CONTRACT.md §9).
+    // keys, and the number of key counters stays bounded by the address limits (SECURITY.md).
     const counted: FailureLimit[] = [];
     const release = () => Promise.all(counted.map((l) => this.counters.decrement(l.counter)));
     for (const limit of limits) {

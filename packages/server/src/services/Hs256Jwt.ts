@@ -8,7 +8,7 @@ const SIGNATURE_BYTES = 32;
 /**
  * HS256 JSON Web Tokens with node:crypto, synchronously: WebCrypto's HMAC (what jose uses) costs a promise and a
  * thread-pool hop per token, measurable on every merchant request (issue 13). Only the signature is checked
- * here; the caller checks the header's fields and the claims (TokenService, CONTRACT.md §9).
+ * here; the caller checks the header's fields and the claims (TokenService, SECURITY.md).
  */
 export class Hs256Jwt {
   private readonly key: Buffer;

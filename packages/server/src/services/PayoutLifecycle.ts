@@ -32,7 +32,7 @@ export interface MoveOptions {
 export interface LifecycleOptions {
   /**
    * How long a FAILED payout waits before its refund: decided here for every rail. The sandbox keeps one step
-   * (CONTRACT.md §6: each arrow is one step); live mode refunds at once.
+   * (docs/api-reference.md, "The sandbox": each arrow is one step); live mode refunds at once.
    */
   refundDelayMs: number;
 }

@@ -55,7 +55,7 @@ export type WalletLookup = (walletId: string) => Promise<Wallet | null>;
  */
 const PER_MERCHANT_IN_FLIGHT = 2;
 
-/** Merchant-side payouts: initiation with every check of CONTRACT.md §4 in order, status and balance. */
+/** Merchant-side payouts: initiation with every check of docs/api-reference.md in order, status and balance. */
 export class PayoutService {
   constructor(
     private readonly db: Database,
@@ -84,7 +84,7 @@ export class PayoutService {
   }
 
   /**
-   * The checks of CONTRACT.md §4 that precede 4009, in order: sender_id, wallet_id (known and the caller's),
+   * The checks of docs/api-reference.md that precede 4009, in order: sender_id, wallet_id (known and the caller's),
    * payment_mode, amount, beneficiary, remarks, callback_url (including the webhook policy). Throws
    * RequestRejected with the first failure. Shared by single and bulk initiation.
    */
@@ -140,7 +140,7 @@ export class PayoutService {
   }
 
   /**
-   * The bank's refusals of CONTRACT.md §4 (they follow 4009): the connector's own beneficiary check (4013), the
+   * The bank's refusals of docs/api-reference.md (they follow 4009): the connector's own beneficiary check (4013), the
    * bank rules (4014 down, 4015 not allowed), then the merchant's beneficiary verification when it is required
    * (4013, the message says why). One entry per request, null when the bank side accepts it.
    */

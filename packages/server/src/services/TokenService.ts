@@ -221,7 +221,7 @@ export class TokenService {
   }
 
   /**
-   * The claims of a token we signed, checked by hand rather than left to a library's defaults (CONTRACT.md §9):
+   * The claims of a token we signed, checked by hand rather than left to a library's defaults (SECURITY.md):
    * header exactly `{"alg":"HS256","typ":"JWT"}`, a good HS256 signature, `exp` required and passed by now,
    * `iat` required and `nbf` (if any) no more than 30 s ahead, our issuer, `sub`, `jti`, the scheme.
    */

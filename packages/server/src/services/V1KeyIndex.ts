@@ -41,7 +41,7 @@ export interface V1KeyIndexOptions {
 const LOOKBACK_MS = 60_000;
 
 /**
- * Finds the merchant a headerless V1 token payload is for (CONTRACT.md §3) without trying every merchant's key.
+ * Finds the merchant a headerless V1 token payload is for (docs/authentication.md) without trying every merchant's key.
  *
  * V1 is AES-256-CBC with a fixed IV per merchant, so a payload's first ciphertext block depends only on the
  * merchant's keys and the payload's first 16 bytes. For each merchant the index precomputes the first blocks of

@@ -112,7 +112,7 @@ export class RedisCounterStore implements CounterStore {
 }
 
 /**
- * Redis while it answers, in-process counters while it does not (CONTRACT.md §9: a Redis outage never produces
+ * Redis while it answers, in-process counters while it does not (SECURITY.md: a Redis outage never produces
  * 5000). A command waits at most `timeoutMs`; while the client is not connected Redis is not asked at all, so an
  * outage costs no time per request. Counts made during an outage are this instance's alone.
  */

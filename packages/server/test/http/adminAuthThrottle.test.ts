@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http } from '../support/merchantClient.ts';
 import { ENGINES, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/testServer.ts';
 
-/** Issue 10 finding 12: failed admin authentications are throttled per client address (CONTRACT.md §9). */
+/** Issue 10 finding 12: failed admin authentications are throttled per client address (SECURITY.md). */
 describe('admin authentication throttle', () => {
   let t: TestServer;
   beforeAll(async () => {

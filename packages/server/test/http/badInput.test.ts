@@ -10,7 +10,7 @@ import {
 } from '../support/merchantClient.ts';
 import { ENGINES, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/testServer.ts';
 
-/** The body limit of every route but bulk (CONTRACT.md §9). */
+/** The body limit of every route but bulk (SECURITY.md). */
 const LIMIT = 64 * 1024;
 
 /** Anything that looks like a stack trace, a source location or an internal error name. */

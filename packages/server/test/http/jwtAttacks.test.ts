@@ -4,7 +4,7 @@ import { admin, createMerchant, http, MerchantClient, type TestMerchant } from '
 import { startTestServer, type TestServer } from '../support/testServer.ts';
 
 /**
- * The JWT attack suite of issue 10 (CONTRACT.md §9): every forged or unacceptable token is 4001 on payout routes
+ * The JWT attack suite of issue 10 (SECURITY.md): every forged or unacceptable token is 4001 on payout routes
  * and 4008 on collection routes. Tokens are built by hand with node:crypto; the server's signing secret is known
  * (PAYRAIL_JWT_SECRET), so a case is refused for what it is, not for a wrong key.
  */

@@ -13,7 +13,7 @@ import {
 import { http } from '../support/merchantClient.ts';
 import { ENGINES, startTestServer, type TestServer } from '../support/testServer.ts';
 
-/** The hosted payment page (`paymentUrl`, CONTRACT §12) over real HTTP, in the sandbox, PAYRAIL_PUBLIC_URL unset. */
+/** The hosted payment page (`paymentUrl`, docs/console.md) over real HTTP, in the sandbox, PAYRAIL_PUBLIC_URL unset. */
 describe.each(ENGINES)('payment page on %s', (engine) => {
   let t: TestServer;
   let p: Party;

@@ -17,7 +17,7 @@ import {
 import { ENGINES, startTestServer, type TestServer } from '../support/testServer.ts';
 import { eventually, WebhookReceiver } from '../support/webhookReceiver.ts';
 
-/** CONTRACT.md §10 through real HTTP: every code of POST /payout/v1/bulk and GET /payout/v1/bulk/status. */
+/** docs/bulk-and-verification.md through real HTTP: every code of POST /payout/v1/bulk and GET /payout/v1/bulk/status. */
 
 type Item = Record<string, unknown>;
 

@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../support/testServer.ts';
 
 /**
  * Issue 10 finding 9: with Redis unreachable the token endpoints answered 5000. The failed-token throttle now
- * falls back to in-process counters (CONTRACT.md §9): tokens are issued, failures are still counted and limited.
+ * falls back to in-process counters (SECURITY.md): tokens are issued, failures are still counted and limited.
  */
 const PER_KEY = 3;
 

@@ -16,7 +16,7 @@ type Event = Record<string, unknown>;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const brief = (e: Event) => `${String(e.type)}:${String(e.from)}>${String(e.to)}:${String(e.actor)}`;
 
-/** GET /admin/v1/payouts/{id}/timeline and /admin/v1/collections/{txnId}/timeline (CONTRACT.md §9). */
+/** GET /admin/v1/payouts/{id}/timeline and /admin/v1/collections/{txnId}/timeline (SECURITY.md). */
 describe.each(ENGINES)('transaction timelines on %s', (engine) => {
   let t: TestServer;
   let receiver: WebhookReceiver;

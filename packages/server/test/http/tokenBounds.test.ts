@@ -8,7 +8,7 @@ import { createMerchant, http, type TestMerchant } from '../support/merchantClie
 import { startTestServer, type TestServer } from '../support/testServer.ts';
 
 /**
- * CONTRACT.md §9 / issue 10 finding 1: token requests with maximal fields and headers grow neither the heap nor
+ * SECURITY.md / issue 10 finding 1: token requests with maximal fields and headers grow neither the heap nor
  * Redis beyond a bound. Before the fix every failed request kept its raw apiKey (or X-Api-Key) as a counter name
  * for 15 minutes: 1,000 requests with 60 KiB keys held ~60 MB in memory, or in Redis key names.
  */

@@ -199,7 +199,7 @@ describe.each(ENGINES)('sandbox rail on %s', (engine) => {
       );
       const res = await admin(t.url, 'POST', `/admin/v1/payouts/${s.id}/resolve`, { status: 'FAILED' });
       expect(res.body.status).toBe('FAILED');
-      // Limits count the payouts that are not FAILED or REFUNDED (CONTRACT.md section 5); the refund is a step later.
+      // Limits count the payouts that are not FAILED or REFUNDED (docs/admin-api.md); the refund is a step later.
       const next = await initiateOk(
         g.client,
         payoutRequest(shapeOf(scheme), { wallet_id: g.merchant.wallet_id, amount: '100.00' }),

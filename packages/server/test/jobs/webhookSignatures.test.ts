@@ -33,7 +33,7 @@ const verifiesStandard = (secret: string, h: ReceivedWebhook) => {
   }
 };
 
-// CONTRACT.md §8 (X-Signature, User-Agent, compact body) and §5 (webhook-secret rotation).
+// docs/webhooks.md (X-Signature, User-Agent, compact body) and §5 (webhook-secret rotation).
 describe.each(ENGINES)('webhook signatures and secret rotation on %s', (engine) => {
   let t: TestServer;
   let receiver: WebhookReceiver;
@@ -65,7 +65,7 @@ describe.each(ENGINES)('webhook signatures and secret rotation on %s', (engine) 
   }
 
   async function rotate(merchantId: string) {
-    // An empty body with Content-Type: application/json, as CONTRACT.md §5 allows.
+    // An empty body with Content-Type: application/json, as docs/admin-api.md allows.
     return http(t.url, 'POST', `/admin/v1/merchants/${merchantId}/webhook-secret/rotate`, {
       rawBody: '',
       headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },

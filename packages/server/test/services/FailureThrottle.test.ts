@@ -14,7 +14,7 @@ const limitsFor = (address: string, key: string) => [
 ];
 
 /**
- * The failure throttle's store stays bounded whatever a client sends (CONTRACT.md §9, issue 10 finding 1): once an
+ * The failure throttle's store stays bounded whatever a client sends (SECURITY.md, issue 10 finding 1): once an
  * address is over its limit, its attempts create no counter for the keys they name, and right attempts leave
  * nothing behind.
  */

@@ -63,7 +63,7 @@ async function selectDump(db: Database): Promise<string> {
   return out;
 }
 
-// CONTRACT.md §9, issue 10 finding 8: secrets at rest under PAYRAIL_MASTER_KEY, rotation while serving.
+// SECURITY.md, issue 10 finding 8: secrets at rest under PAYRAIL_MASTER_KEY, rotation while serving.
 describe.each(ENGINES)('secrets at rest on %s', (engine: EngineName) => {
   let db: Database | undefined;
   let schema: { schema: string; drop(): Promise<void> } | undefined;

@@ -16,7 +16,7 @@ export type EngineName = 'pglite' | 'postgres';
 /** PGlite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it and fails if it is unreachable). */
 export const ENGINES: EngineName[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
-/** Long enough for live mode (CONTRACT.md §9: at least 32 characters). */
+/** Long enough for live mode (SECURITY.md: at least 32 characters). */
 export const TEST_ADMIN_TOKEN = 'test-admin-token-of-at-least-32-characters';
 /** PAYRAIL_MASTER_KEY of test servers in live mode (required there); base64 of 32 bytes. */
 export const TEST_MASTER_KEY = Buffer.alloc(32, 7).toString('base64');

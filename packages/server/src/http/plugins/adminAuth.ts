@@ -15,7 +15,7 @@ export const adminTokenHash = (token: string): Buffer => createHash('sha256').up
 /**
  * Bearer check of the operator API: SHA-256 of the presented token against the admin token's hash, in constant
  * time (both are 32 bytes, whatever was presented). Failures are counted per
- * client address (CONTRACT.md §9); past `maxFailures` every request from that address, even with the right token,
+ * client address (SECURITY.md); past `maxFailures` every request from that address, even with the right token,
  * gets 429 until the window passes, so that guessing gains nothing from the answers.
  *
  * `refused` hears of each wrong or missing token that was checked (never the token itself), for the audit log.

@@ -51,7 +51,7 @@ export function parseBatchKey(key: string) {
   return { createdAt, merchantId, batchId };
 }
 
-/** Operator views of bulk payouts: the batches, and one batch with every item (CONTRACT.md §10). */
+/** Operator views of bulk payouts: the batches, and one batch with every item (docs/bulk-and-verification.md). */
 export function adminBatchRoutes(
   app: FastifyInstance,
   deps: { bulkPayouts: BulkPayoutService; merchants: MerchantService },

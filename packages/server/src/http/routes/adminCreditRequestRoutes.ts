@@ -58,7 +58,7 @@ function answer(outcome: DecisionOutcome) {
   }
 }
 
-/** Wallet credits waiting for a second operator (maker ≠ checker, CONTRACT.md §12). */
+/** Wallet credits waiting for a second operator (maker ≠ checker, docs/console.md). */
 export function adminCreditRequestRoutes(app: FastifyInstance, deps: { creditApproval: CreditApprovalService }) {
   app.get(
     '/admin/v1/credit-requests',

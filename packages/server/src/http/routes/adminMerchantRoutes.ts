@@ -68,7 +68,7 @@ function parseLimit(field: string, value: unknown): bigint | null {
 
 const UPI_VPA = /^[A-Za-z0-9._-]{2,256}@[A-Za-z][A-Za-z0-9]{1,63}$/;
 
-/** Operator routes of CONTRACT.md §5 for merchants, wallets, credits and credentials. */
+/** Operator routes of docs/admin-api.md for merchants, wallets, credits and credentials. */
 export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
   const { merchants } = deps;
 

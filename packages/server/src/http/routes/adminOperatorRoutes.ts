@@ -37,7 +37,7 @@ const operatorIdParam = {
   properties: { operator_id: { type: 'string', maxLength: 40 } },
 } as const;
 
-/** Operator accounts (CONTRACT.md §12): admins (and the admin token) create, change and disable them. */
+/** Operator accounts (docs/console.md): admins (and the admin token) create, change and disable them. */
 export function adminOperatorRoutes(app: FastifyInstance, deps: { operators: OperatorService }) {
   app.post(
     '/admin/v1/operators',

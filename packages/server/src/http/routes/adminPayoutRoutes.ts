@@ -36,7 +36,7 @@ export const adminPayoutView = (p: Payout) => ({
   return_reason: p.returnReason ?? null,
 });
 
-/** Operator routes for payouts and the ledger (CONTRACT.md §5). */
+/** Operator routes for payouts and the ledger (docs/admin-api.md). */
 export function adminPayoutRoutes(
   app: FastifyInstance,
   deps: { payoutAdmin: PayoutAdminService; merchants: MerchantService; webhookAdmin: WebhookAdminService },

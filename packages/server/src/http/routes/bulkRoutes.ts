@@ -19,10 +19,10 @@ interface Deps {
   statusRateLimit: StatusRateLimit;
 }
 
-/** A bulk request carries up to 1,000 items: its own body limit (CONTRACT.md §10). */
+/** A bulk request carries up to 1,000 items: its own body limit (docs/bulk-and-verification.md). */
 export const BULK_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 
-/** POST /payout/v1/bulk, GET /payout/v1/bulk/status, POST /payout/v1/beneficiary/verify (CONTRACT.md §10, §11). */
+/** POST /payout/v1/bulk, GET /payout/v1/bulk/status, POST /payout/v1/beneficiary/verify (docs/bulk-and-verification.md, §11). */
 export function bulkRoutes(app: FastifyInstance, deps: Deps) {
   const auth = requireMerchant(deps.tokens, PayoutCodes.unauthorized);
   const config = { errorStyle: 'payout' as const };

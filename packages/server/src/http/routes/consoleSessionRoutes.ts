@@ -52,7 +52,7 @@ export const sessionAnswer = {
 
 const errors = { 400: adminError, 401: adminError, 403: adminError, 429: adminError } as const;
 
-/** Operator sign-in, session check and sign-out of the console (CONTRACT.md §12). */
+/** Operator sign-in, session check and sign-out of the console (docs/console.md). */
 export function consoleSessionRoutes(app: FastifyInstance, deps: Deps) {
   const secure = secureCookies(deps.config);
   const OPERATOR_COOKIE = consoleCookieNames(secure).operator;

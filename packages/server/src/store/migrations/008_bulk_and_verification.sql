@@ -1,4 +1,4 @@
--- Bulk payouts (CONTRACT.md §10) and beneficiary verification (§11).
+-- Bulk payouts (docs/bulk-and-verification.md) and beneficiary verification (§11).
 
 -- A batch as it was accepted: its items' verdicts, and a counter of accepted items not yet final, so that the
 -- transition that makes the last one final (and only that one) sends payout.batch.completed.
