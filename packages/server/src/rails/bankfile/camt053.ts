@@ -13,12 +13,10 @@ import {
   type StatementEntry,
   type StatementTransaction,
 } from './bankStatement.ts';
+import { decodeXmlText, MAX_BANK_XML_DEPTH } from './xmlRead.ts';
 
 /** The camt.053 versions Payrail reads: banks still send the old ones, and the namespace says which. */
 export const CAMT053_VERSIONS = ['02', '03', '04', '05', '06', '07', '08'] as const;
-
-/** Deeper than any camt.053 (about 15 levels): refused before it can cost anything. */
-export const MAX_XML_DEPTH = 40;
 
 const NAMESPACE =
   /xmlns(?::[A-Za-z_][\w.-]*)?\s*=\s*["']urn:iso:std:iso:20022:tech:xsd:([a-z]{4})\.(\d{3})\.001\.(\d{2})["']/;
@@ -26,7 +24,7 @@ const NAMESPACE =
 /**
  * Every value stays text (amounts are parsed to bigint by us); attributes are kept (Ccy); no entity is expanded
  * (DOCTYPE is refused before parsing, and the five predefined entities and character references are decoded by
- * `decode` below, which cannot expand anything); namespace prefixes are dropped (the version is read from the
+ * `decodeXmlText`, which cannot expand anything); namespace prefixes are dropped (the version is read from the
  * namespace itself, first). A repeated element comes back as an array, a single one as itself: `list` and `at`
  * below read both alike. No callback asks for the element's path (jPath: false), which saves a third of the time.
  */
@@ -41,21 +39,9 @@ const parser = new XMLParser({
   trimValues: true,
   ignoreDeclaration: true,
   ignorePiTags: true,
-  maxNestedTags: MAX_XML_DEPTH,
+  maxNestedTags: MAX_BANK_XML_DEPTH,
   jPath: false,
 });
-
-const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-
-/** The predefined XML entities and character references, and nothing else (no DTD, so no other entity exists). */
-function decode(text: string): string {
-  if (!text.includes('&')) return text;
-  return text.replace(/&(#x[0-9A-Fa-f]{1,6}|#[0-9]{1,7}|lt|gt|amp|quot|apos);/g, (whole, name: string) => {
-    if (name[0] !== '#') return PREDEFINED[name] as string;
-    const code = name[1] === 'x' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-  });
-}
 
 type Node = Record<string, unknown>;
 
@@ -78,7 +64,7 @@ function text(node: unknown, ...path: string[]): string | null {
   const raw =
     typeof value === 'string' ? value : isNode(value) && typeof value['#text'] === 'string' ? value['#text'] : null;
   if (raw === null || raw === '') return null;
-  return decode(raw);
+  return decodeXmlText(raw);
 }
 
 function list(node: unknown, name: string): unknown[] {
