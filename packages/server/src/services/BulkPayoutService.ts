@@ -88,13 +88,18 @@ export class BulkPayoutService {
    * another (PAYRAIL_CONNECTOR_ROUTES) move to theirs, with their first step timed for it, in the same transaction.
    */
   private async routeByMode(tx: Queryable, accepted: Payout[], recordedRail: string | undefined): Promise<void> {
-    const registry = this.payouts.connectorRegistry;
-    if (registry.routesEverythingToDefault || recordedRail === undefined) return;
+    if (this.payouts.connectorRegistry.routesEverythingToDefault || recordedRail === undefined) return;
+    // One update and one job statement per connector, not per item: a batch holds up to 1,000.
+    const byRail = new Map<string, string[]>();
     for (const payout of accepted) {
       if (payout.rail === recordedRail) continue;
-      await PayoutRepository.setRail(tx, payout.id, payout.rail);
-      const delay = this.payouts.firstStepDelayMs(payout.rail);
-      await JobRepository.schedule(tx, 'payout.advance', payout.id, delay ?? 0);
+      const ids = byRail.get(payout.rail) ?? [];
+      ids.push(payout.id);
+      byRail.set(payout.rail, ids);
+    }
+    for (const [rail, ids] of byRail) {
+      await PayoutRepository.setRail(tx, ids, rail);
+      await JobRepository.scheduleMany(tx, 'payout.advance', ids, this.payouts.firstStepDelayMs(rail) ?? 0);
     }
   }
 

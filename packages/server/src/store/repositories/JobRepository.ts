@@ -49,6 +49,19 @@ export const JobRepository = {
     );
   },
 
+  /** `schedule` for several subjects in one statement (the hot path keeps its one-row form above). */
+  async scheduleMany(q: Queryable, kind: JobKind, subjectIds: string[], delayMs: number): Promise<void> {
+    if (subjectIds.length === 0) return;
+    await q.query(
+      `INSERT INTO jobs (kind, subject_id, run_at)
+       SELECT $1, s, now() + make_interval(secs => $3::float8 / 1000) FROM unnest($2::text[]) AS s
+       ON CONFLICT (kind, subject_id)
+       DO UPDATE SET run_at = EXCLUDED.run_at, attempts = 0, locked_until = NULL, lease_owner = NULL,
+                     last_error = NULL`,
+      [kind, subjectIds, delayMs],
+    );
+  },
+
   /** Claims up to `limit` due jobs for `leaseMs`; a crashed claimer's jobs become due again when it expires. */
   async claim(q: Queryable, limit: number, leaseMs: number): Promise<Job[]> {
     const { rows } = await q.query<JobRow>(

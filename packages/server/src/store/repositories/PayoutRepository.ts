@@ -265,12 +265,12 @@ export const PayoutRepository = {
     );
   },
 
-  /** The connector of a payout that has not been submitted yet (a bulk item routed by its payment mode). */
-  async setRail(q: Queryable, id: string, rail: string): Promise<void> {
-    await q.query("UPDATE payouts SET rail = $2 WHERE id = $1 AND status = 'INITIATED' AND submitted_at IS NULL", [
-      id,
-      rail,
-    ]);
+  /** The connector of payouts not submitted yet (bulk items routed by their payment mode), in one statement. */
+  async setRail(q: Queryable, ids: string[], rail: string): Promise<void> {
+    await q.query(
+      "UPDATE payouts SET rail = $2 WHERE id = ANY($1::text[]) AND status = 'INITIATED' AND submitted_at IS NULL",
+      [ids, rail],
+    );
   },
 
   /** Keeps a connector answer that could not be applied on the payout, for the operator. */
