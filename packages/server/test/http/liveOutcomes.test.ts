@@ -197,8 +197,9 @@ describe.each(ENGINES)('live-mode outcomes on %s', (engine) => {
       const refusals: Array<[Record<string, unknown>, string]> = [
         [{ header: null }, 'signature_required'],
         [{ secret: `${SECRET}-not` }, 'signature_invalid'],
-        [{ at: now() - 301 }, 'signature_expired'],
-        [{ at: now() + 301 }, 'signature_expired'],
+        // 30 s beyond the 300 s window: a slow machine between signing and checking must not bring it back inside.
+        [{ at: now() - 330 }, 'signature_expired'],
+        [{ at: now() + 330 }, 'signature_expired'],
         [{ header: 'sha256=abc' }, 'signature_invalid'],
         [
           { header: signPspNotification(SECRET, JSON.stringify({ ...body, amount: '1.00' }), now()) },
@@ -315,7 +316,7 @@ describe.each(ENGINES)('live-mode outcomes on %s', (engine) => {
     it('drives PROCESSING → SUCCESS; the same notification again changes nothing', async () => {
       const id = await payout();
       const body = { transactionId: id, status: 'SUCCESS', utr: 'HDFCN52025011', amount: '100.00' };
-      expect((await notifyPayout(body, { at: now() - 301 })).status).toBe(401);
+      expect((await notifyPayout(body, { at: now() - 330 })).status).toBe(401);
       const res = await notifyPayout(body);
       expect([res.status, res.body]).toEqual([200, { result: 'applied', transactionId: id, status: 'SUCCESS' }]);
       expect((await notifyPayout(body)).body).toEqual({ result: 'unchanged', transactionId: id, status: 'SUCCESS' });
