@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { THEME_CSS } from '../../src/http/pages/theme.ts';
+import { THEME_CSS } from '../../src/http/views/theme.ts';
 import { startTestServer, type TestServer } from '../support/testServer.ts';
 
 /** The console is served by the server itself: one page, its modules and Preact from node_modules. */

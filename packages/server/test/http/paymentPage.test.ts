@@ -13,7 +13,7 @@ import {
 import { http } from '../support/merchantClient.ts';
 import { ENGINES, startTestServer, type TestServer } from '../support/testServer.ts';
 
-/** The hosted payment page (`paymentUrl`, docs/console.md) over real HTTP, in the sandbox, PAYRAIL_PUBLIC_URL unset. */
+/** The hosted payment page (`paymentUrl`, docs/operator/console.md) over real HTTP, in the sandbox, PAYRAIL_PUBLIC_URL unset. */
 describe.each(ENGINES)('payment page on %s', (engine) => {
   let t: TestServer;
   let p: Party;
@@ -49,10 +49,12 @@ describe.each(ENGINES)('payment page on %s', (engine) => {
     const res = await page(new URL(c.paymentUrl as string).pathname);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(res.html).toContain('Chai &lt;b&gt;&amp;&lt;/b&gt; &quot;Co&quot;');
+    // Every '<', '&' and '"' of data is escaped, so no tag or attribute can start ('>' alone needs no escape).
+    const text = res.html.replace(/&gt;/g, '>');
+    expect(text).toContain('Chai &lt;b>&amp;&lt;/b> &quot;Co&quot;');
     expect(res.html).not.toContain('<b>&</b>');
     expect(res.html).toContain('₹250.50');
-    expect(res.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; tip');
+    expect(text).toContain('&lt;script>alert(1)&lt;/script> &amp; tip');
     expect(res.html).not.toContain('<script>alert(1)');
     expect(res.html).toMatch(/<svg [^>]*role="img"[^>]*aria-label="QR code/);
     const href = /<a class="btn btn-primary" href="([^"]+)">Open UPI app<\/a>/.exec(res.html)?.[1];

@@ -1,10 +1,17 @@
+import {
+  COLLECTION_STATUSES,
+  DELIVERY_STATES,
+  OPERATOR_ROLES,
+  PAYOUT_STATUSES,
+  ROUTE_SCHEMAS as R,
+} from '@payrail/protocol';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { THEME_CSS } from '../pages/theme.ts';
+import { THEME_CSS } from '../views/theme.ts';
 import { CONSOLE_CSP } from '../plugins/securityHeaders.ts';
 
 const TYPES: Record<string, string> = {
@@ -45,6 +52,8 @@ function vendorAssets(): Map<string, Asset> {
       js(join(hooksDir, 'hooks.module.js'), (t) => t.replace(/from\s*["']preact["']/g, 'from"./preact.js"')),
     ],
     ['vendor/htm.js', js(join(htmDir, 'htm.module.js'))],
+    // The wire's lists (statuses, roles) from @payrail/protocol: the console keeps no copy of its own.
+    ['vocabulary.js', { body: Buffer.from(consoleVocabulary()), type: TYPES['.js'] as string }],
     // The payment page's stylesheet, so the console and the page share one look (console.css only adds layout).
     ['theme.css', { body: Buffer.from(THEME_CSS), type: TYPES['.css'] as string }],
   ]);
@@ -65,6 +74,16 @@ function ownAssets(): Map<string, Asset> {
   return out;
 }
 
+/** vocabulary.js: the lists the console's filters and forms offer, as protocol defines them. */
+export function consoleVocabulary(): string {
+  const lists = { PAYOUT_STATUSES, COLLECTION_STATUSES, DELIVERY_STATES, OPERATOR_ROLES };
+  return [
+    '// Served by the server from @payrail/protocol (consoleStaticRoutes.ts): not a file of its own.',
+    ...Object.entries(lists).map(([name, list]) => `export const ${name} = ${JSON.stringify(list)};`),
+    '',
+  ].join('\n');
+}
+
 /** Serves the console at /console: read once at start, from the package itself (no CDN, no internet). */
 export function consoleStaticRoutes(app: FastifyInstance) {
   const assets = new Map([...ownAssets(), ...vendorAssets()]);
@@ -81,11 +100,12 @@ export function consoleStaticRoutes(app: FastifyInstance) {
     const asset = assets.get(name);
     return asset ?? null;
   };
-  const hide = { schema: { hide: true }, config: { errorStyle: 'plain' as const } };
+  const config = { errorStyle: 'plain' as const };
+  const hidden = <S extends object>(schema: S) => ({ schema: { hide: true, ...schema }, config });
 
   // Nosniff, no referrer and the rest come from registerSecurityHeaders; the files hold no secret, so a cache may
   // keep them if it asks again each time (no-cache instead of the default no-store).
-  app.get('/console', hide, async (request, reply) => {
+  app.get('/console', hidden(R['GET /console']), async (request, reply) => {
     const page = send('index.html') as Asset;
     reply
       .header('content-type', page.type)
@@ -93,9 +113,9 @@ export function consoleStaticRoutes(app: FastifyInstance) {
       .header('content-security-policy', CONSOLE_CSP);
     return body(request, reply, page);
   });
-  app.get('/console/', hide, async (_request, reply) => reply.redirect('/console', 301));
+  app.get('/console/', hidden(R['GET /console/']), async (_request, reply) => reply.redirect('/console', 301));
 
-  app.get('/console/assets/*', hide, async (request, reply) => {
+  app.get('/console/assets/*', hidden(R['GET /console/assets/*']), async (request, reply) => {
     const name = (request.params as { '*': string })['*'];
     const asset = name.includes('..') ? null : send(name);
     if (!asset || name === 'index.html') {

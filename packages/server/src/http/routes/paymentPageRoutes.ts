@@ -1,25 +1,9 @@
+import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { CollectionService } from '../../services/CollectionService.ts';
-import { newNonce, sendHtml } from '../pages/htmlDocument.ts';
-import { PAYMENT_STATUS_LABEL, renderPaymentNotFound, renderPaymentPage } from '../pages/paymentPage.ts';
+import { newNonce, sendHtml } from '../views/htmlDocument.ts';
+import { PAYMENT_STATUS_LABEL, renderPaymentNotFound, renderPaymentPage } from '../views/paymentPage.ts';
 
-const tokenParams = { type: 'object', properties: { token: { type: 'string' } } } as const;
-const statusJson = {
-  description: 'What the page shows: the status, its label, and whether it is final',
-  type: 'object',
-  properties: {
-    status: { type: 'string', enum: ['INITIATED', 'PENDING', 'SUCCESS', 'FAILED'] },
-    label: { type: 'string' },
-    final: { type: 'boolean' },
-  },
-} as const;
-const errorJson = {
-  description: 'Refused: unknown page token (404) or a move the lifecycle refuses (409)',
-  type: 'object',
-  properties: {
-    error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } } },
-  },
-} as const;
 const notFound = { error: { code: 'not_found', message: 'No payment page at this address' } };
 
 /**
@@ -37,11 +21,7 @@ export function paymentPageRoutes(app: FastifyInstance, deps: { collections: Col
       schema: {
         tags: ['payment page'],
         summary: 'Hosted payment page of a collection (HTML): payee, amount, QR, UPI app button, live status',
-        params: tokenParams,
-        response: {
-          200: { description: 'text/html', type: 'string' },
-          404: { description: 'text/html: no collection has this link', type: 'string' },
-        },
+        ...R['GET /pay/:token'],
       },
     },
     async (request, reply) => {
@@ -66,8 +46,7 @@ export function paymentPageRoutes(app: FastifyInstance, deps: { collections: Col
       schema: {
         tags: ['payment page'],
         summary: 'Status of a payment page (polled by the page)',
-        params: tokenParams,
-        response: { 200: statusJson, 404: errorJson },
+        ...R['GET /pay/:token/status'],
       },
     },
     async (request, reply) => {
@@ -89,13 +68,7 @@ export function paymentPageRoutes(app: FastifyInstance, deps: { collections: Col
         summary: 'The payment page’s sandbox buttons: simulate the payer’s bank (sandbox only)',
         description:
           'JSON body (a cross-site form cannot send one); applies the outcome exactly as POST /sandbox/v1/collections/{txnId}/simulate does.',
-        params: tokenParams,
-        body: {
-          type: 'object',
-          required: ['outcome'],
-          properties: { outcome: { type: 'string', enum: ['SUCCESS', 'FAILED'] } },
-        },
-        response: { 200: statusJson, 404: errorJson, 409: errorJson },
+        ...R['POST /pay/:token/simulate'],
       },
     },
     async (request) => {
