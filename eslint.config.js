@@ -1,6 +1,31 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// The only product files that read the system time: each package's clock.
+const CLOCK_FILES = ['packages/server/src/clock.ts', 'packages/sdk/src/clock.ts', 'packages/cli/src/clock.ts'];
+
+/** Reading the system time directly: `Date.now()` (or passing `Date.now` along), `new Date()`, `Date()`. */
+const TIME_READS = [
+  {
+    selector: "MemberExpression[object.name='Date'][property.name='now']",
+    message: 'Read the time from the injected clock (packages/server/src/clock.ts; the SDK and CLI: their clock.ts).',
+  },
+  {
+    selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+    message: 'new Date() reads the system time: use new Date(clock()) with the injected clock.',
+  },
+  {
+    selector: "CallExpression[callee.name='Date']",
+    message: 'Date() reads the system time: use the injected clock.',
+  },
+];
+
+/** The contract document is not in the repository: no string names it (comments are checked by a test). */
+const CONTRACT_NAMES = ['Literal', 'TemplateElement'].map((node) => ({
+  selector: `${node}[${node === 'Literal' ? 'value' : 'value.raw'}=/CONTRACT\\.md/i]`,
+  message: 'Name no document outside the repository (test/ci/standaloneDocs.test.ts).',
+}));
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'data/**', '**/data/**', 'coverage/**', '**/dist/**'] },
   js.configs.recommended,
@@ -33,7 +58,21 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  // Layers (docs/authentication.md, "Layers"): each directory may import only from the layers below it.
+  // One clock: product code reads the time only through the clock it is handed (packages/server/src/clock.ts,
+  // built in server.ts); the clock files are the only direct reads of the system time. Nothing names the
+  // contract document the project was specified against (comments: test/ci/standaloneDocs.test.ts).
+  {
+    files: ['packages/*/src/**/*.{ts,js,mjs}'],
+    ignores: CLOCK_FILES,
+    rules: { 'no-restricted-syntax': ['error', ...TIME_READS, ...CONTRACT_NAMES] },
+  },
+  {
+    files: ['**/*.{ts,js,mjs}'],
+    ignores: ['packages/*/src/**'],
+    rules: { 'no-restricted-syntax': ['error', ...CONTRACT_NAMES] },
+  },
+  { files: CLOCK_FILES, rules: { 'no-restricted-syntax': ['error', ...CONTRACT_NAMES] } },
+  // Layers (ARCHITECTURE.md, "Layers"): each directory may import only from the layers below it.
   ...layer(
     'packages/server/src/domain/**',
     ['**/store/**', '**/http/**', '**/services/**', '**/jobs/**', '**/rails/**'],
@@ -69,7 +108,7 @@ function layer(files, paths, packages = []) {
                 ? [
                     {
                       group: paths,
-                      message: 'This layer must not import from that one (see docs/authentication.md, "Layers").',
+                      message: 'This layer must not import from that one (see ARCHITECTURE.md, "Layers").',
                     },
                   ]
                 : []),

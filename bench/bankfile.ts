@@ -79,7 +79,7 @@ export async function benchBankFile(
   try {
     const url = await server.listen();
     const m = await adminCall(url, ADMIN_TOKEN, 'POST', '/admin/v1/merchants', { name: 'Bank file bench' });
-    const ids = Array.from({ length: BANKFILE_PAYOUTS }, () => newId('payout'));
+    const ids = Array.from({ length: BANKFILE_PAYOUTS }, () => newId('payout', Date.now()));
     const amounts = ids.map((_, i) => 10_000n + BigInt(i));
     const day = new Date(Date.now() + 19_800_000).toISOString().slice(0, 10);
     await server.db.query(
@@ -120,13 +120,15 @@ export async function benchBankFile(
       .map(
         (id, i) =>
           `<Ntry><Amt Ccy="INR">${rupees(amounts[i] as bigint)}</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>` +
-          `<AcctSvcrRef>B${i}</AcctSvcrRef><NtryDtls><TxDtls><Refs><EndToEndId>${id}</EndToEndId>` +
+          `<AcctSvcrRef>B${i}</AcctSvcrRef><BkTxCd><Prtry><Cd>NEFT</Cd></Prtry></BkTxCd>` +
+          `<NtryDtls><TxDtls><Refs><EndToEndId>${id}</EndToEndId>` +
           `<ClrSysRef>${String(100_000_000_000 + i)}</ClrSysRef></Refs></TxDtls></NtryDtls></Ntry>`,
       )
       .join('\n');
     const camt = `<?xml version="1.0" encoding="UTF-8"?>
 <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.08"><BkToCstmrDbtCdtNtfctn>
 <GrpHdr><MsgId>BENCH</MsgId><CreDtTm>${new Date().toISOString()}</CreDtTm></GrpHdr><Ntfctn><Id>BENCH</Id>
+<Acct><Id><Othr><Id>50100012345678</Id></Othr></Id></Acct>
 ${entries}
 </Ntfctn></BkToCstmrDbtCdtNtfctn></Document>`;
     await writeFile(join(dir, 'inbox', 'CAMT054-BENCH.xml'), camt);

@@ -5,7 +5,7 @@ import { startBenchServer } from './benchServer.ts';
 import { benchPayout, percentile } from './common.ts';
 
 /**
- * The bulk scenario (CONTRACT.md §10: a 1,000-item batch answered in under 2 s on PostgreSQL): against a running
+ * The bulk scenario (docs/internals/performance.md: a 1,000-item batch answered in under 2 s on PostgreSQL): against a running
  * server, one merchant sends a 1,000-item batch (one request), then the same 1,000 payouts as single initiations
  * over `connections` connections, in alternating rounds, after one warm-up round. Bodies are encrypted before the
  * clock starts; the times are the client's wall clock from the first byte sent to the last answer read.

@@ -42,7 +42,7 @@ async function seedPayouts(
     storage.databaseUrl ? { databaseUrl: storage.databaseUrl, dataDir: '' } : { dataDir: storage.dataDir as string },
   );
   try {
-    const ids = Array.from({ length: count }, () => newId('payout'));
+    const ids = Array.from({ length: count }, () => newId('payout', Date.now()));
     const utrs = ids.map((_, i) => `BNK${String(i).padStart(9, '0')}`);
     const amounts = ids.map((_, i) => String(10_000 + i));
     const { rows } = await db.query<{ n: bigint }>(

@@ -45,6 +45,8 @@ import { benchTokens, tokenTable } from './tokenBench.ts';
  * BENCH_ONLY=drain (only the drain of bench/drain.ts), BENCH_DRAIN=0 (the table without the drain),
  * BENCH_ONLY=recon (only the reconciliation import of bench/recon.ts; BENCH_RECON_ENTRIES, BENCH_RECON_ROUNDS),
  * BENCH_ONLY=bankfile (cutting a pain.001 and applying a camt.054 of bench/bankfile.ts; BENCH_BANKFILE_PAYOUTS),
+ * BENCH_ONLY=upstream (the upstream connector beside the sandbox one, bench/upstream.ts; BENCH_UPSTREAM=0 leaves it out
+ * of the full run; BENCH_UPSTREAM_PAYOUTS, BENCH_UPSTREAM_RATE, BENCH_UPSTREAM_BACKLOG),
  * BENCH_ONLY=token, BENCH_ONLY=soak (or `npm run bench -- soak`), BENCH_SERVER_ENV="PAYRAIL_X=… PAYRAIL_Y=…" (server
  * settings to compare, e.g. PAYRAIL_PG_PREPARED_STATEMENTS=false).
  * The server is the compiled JavaScript `npm start` runs (built first); PostgreSQL backend CPU per request is read
@@ -574,6 +576,26 @@ const drainOn = (engine: Engine) =>
     env: baseEnv(),
   });
 
+/** The upstream scenario (bench/upstream.ts) on each engine, as one table. */
+async function upstreamOn(engines: Engine[]): Promise<string> {
+  const { benchUpstream, upstreamTable } = await import('./upstream.ts');
+  const results = [];
+  for (const engine of engines) {
+    results.push(
+      await benchUpstream(engine, {
+        adminToken: ADMIN_TOKEN,
+        databaseUrl: process.env.BENCH_DATABASE_URL,
+        env: baseEnv(),
+        durationSec: DURATION,
+        connections: CONNECTIONS,
+        rounds: ROUNDS,
+        log: (m) => log(engine, m),
+      }),
+    );
+  }
+  return upstreamTable(results);
+}
+
 async function main() {
   // `npm run bench -- soak` or BENCH_ONLY=soak: the long memory run instead of the throughput table.
   if (process.argv[2] === 'soak' || process.env.BENCH_ONLY === 'soak') {
@@ -617,6 +639,11 @@ async function main() {
       rows.push(...bankFileRows(engine, result));
     }
     process.stdout.write(`\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
+    return;
+  }
+  // BENCH_ONLY=upstream: the upstream connector beside the sandbox connector (bench/upstream.ts).
+  if (process.env.BENCH_ONLY === 'upstream') {
+    process.stdout.write(`\n${await upstreamOn(engines)}\n`);
     return;
   }
   // BENCH_ONLY=recon: importing and matching a camt.053 of 10,000 entries (bench/recon.ts).
@@ -668,6 +695,7 @@ async function main() {
   }
   process.stdout.write(`\n${table(results)}\n\n`);
   process.stdout.write(`${tokenTable(await benchTokens((m) => log('', m), baseEnv()))}\n\n`);
+  if (process.env.BENCH_UPSTREAM !== '0') process.stdout.write(`${await upstreamOn(engines)}\n\n`);
   process.stdout.write(
     `${DURATION} s per scenario, ${CONNECTIONS} connections, autocannon in its own process; ` +
       `total ${((Date.now() - began) / 1000).toFixed(0)} s; load average at the end ${loadavg()

@@ -16,7 +16,7 @@ import { buildServer, cpuMsOf, freePort, sleep, spawnServer, stopChild, waitHeal
  * (default 10,000) merchants in the database. PGlite in a temporary directory; the merchants are written through
  * the repositories before the server starts (the admin API would take minutes), then the server is measured
  * over sequential requests, each for another merchant:
- *   - V1 without X-Api-Key (the seed's request; the in-memory first-block index finds the merchant),
+ *   - V1 without X-Api-Key (the provider interface's request; the in-memory first-block index finds the merchant),
  *   - V1 with X-Api-Key (the fast path, a lookup by API key),
  *   - V2 (plain credentials), for comparison,
  *   - V1 without X-Api-Key in a shape the index does not know (a field before apiKey): the bounded scan.
@@ -44,12 +44,12 @@ async function seed(dataDir: string, masterKey: string | undefined): Promise<Key
         for (let j = i; j < Math.min(MERCHANTS, i + 500); j++) {
           const creds = generateCredentials();
           const m = await repo.insert(tx, {
-            id: newId('merchant'),
+            id: newId('merchant', Date.now()),
             name: `Token bench ${j}`,
             ...creds,
             webhookSecret: generateWebhookSecret(),
           });
-          await WalletRepository.insert(tx, newId('wallet'), m.id);
+          await WalletRepository.insert(tx, newId('wallet', Date.now()), m.id);
           keys.push(creds);
         }
       });

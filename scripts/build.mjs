@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds the workspace packages into their dist/ folders (docs/packages-and-cli.md, "Building").
+// Builds the workspace packages into their dist/ folders (docs/operator/packages-and-cli.md, "Building").
 //
 //   node scripts/build.mjs [--no-types] [protocol|sdk|server|cli …]     (no package: all four, in that order)
 //

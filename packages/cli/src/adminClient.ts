@@ -19,7 +19,7 @@ export interface Page<T> {
 type Row = Record<string, unknown>;
 
 /**
- * The operator API (docs/admin-api.md): plain JSON with the admin bearer token. Its errors become the SDK's error
+ * The operator API (docs/operator/admin-api.md): plain JSON with the admin bearer token. Its errors become the SDK's error
  * classes, so that the CLI reports and exits the same way for both APIs.
  */
 export class AdminClient {
@@ -49,7 +49,9 @@ export class AdminClient {
           accept: wire.text ? '*/*' : 'application/json',
           ...(contentType === undefined ? {} : { 'content-type': contentType }),
         },
-        body: wire.raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+        // fetch's body types (DOM's, which the workspace's preact types bring in) want an ArrayBuffer-backed view.
+        body:
+          (wire.raw as Uint8Array<ArrayBuffer> | undefined) ?? (body === undefined ? undefined : JSON.stringify(body)),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {

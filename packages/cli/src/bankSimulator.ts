@@ -2,9 +2,10 @@ import { randomInt } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
+import { nowDate } from './clock.ts';
 
 /**
- * A bank to try bank files with (`payrail bank simulate`, docs/bank-files.md): for each new pain.001 Payrail puts
+ * A bank to try bank files with (`payrail bank simulate`, docs/operator/bank-files.md): for each new pain.001 Payrail puts
  * in DIR/outbox/, it answers in DIR/inbox/ with a pain.002 status report and a camt.054 booking the accepted
  * transfers, and with `statement` a camt.053 statement. The sandbox's failure accounts are rejected (AC01), its
  * pending account stays pending, everything else is paid. Each pain.001 is answered once: a marker per answered
@@ -111,7 +112,11 @@ const statusOf = (p: Payment) =>
 
 export function writePain002(msgId: string, payments: Payment[], now: Date): string {
   const byInfo = new Map<string, Payment[]>();
-  for (const p of payments) byInfo.set(p.pmtInfId, [...(byInfo.get(p.pmtInfId) ?? []), p]);
+  for (const p of payments) {
+    const block = byInfo.get(p.pmtInfId);
+    if (block) block.push(p);
+    else byInfo.set(p.pmtInfId, [p]);
+  }
   const infos = [...byInfo]
     .map(
       ([id, list]) => `    <OrgnlPmtInfAndSts>
@@ -242,7 +247,7 @@ async function writeAtomic(dir: string, name: string, text: string): Promise<voi
 
 /** Answers every pain.001 in DIR/outbox/ not answered yet; answers what it did. */
 export async function simulateOnce(dir: string, options: SimulatorOptions = {}): Promise<Answered[]> {
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? nowDate;
   for (const folder of ['outbox', 'inbox', 'processed', 'failed', '.bank-simulator']) {
     await mkdir(join(dir, folder), { recursive: true });
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PayoutCodes } from '@payrail/protocol';
 import {
   AuthenticationError,
   ConfigurationError,
@@ -18,9 +19,10 @@ import {
   type PayoutStatus,
   type Payrail,
 } from '@payrail/sdk';
-import { CsvError, csvLine, parseCsv } from './csv.ts';
+import { CsvError, csvLine, parseCsv, unguarded } from './csv.ts';
 import { Exit, UsageError } from './exitCodes.ts';
 import type { Output } from './output.ts';
+import { now as clockNow } from './clock.ts';
 
 export interface BatchOptions {
   file: string;
@@ -64,7 +66,7 @@ export const RESULT_HEADER = [
 /** Rows per bulk request (the API's maximum). */
 export const CHUNK_SIZE = 1000;
 /** Item codes that may pass later (bank down): the row is sent again on the next run. */
-const TEMPORARY_CODES = new Set([4014]);
+const TEMPORARY_CODES = new Set([PayoutCodes.bankDown.code]);
 /** `sent` and `rejected` are settled; `error` (temporary: network, server, rate limit, bank down) is retried. */
 export type RowOutcome = 'sent' | 'rejected' | 'error';
 
@@ -132,7 +134,7 @@ async function readResults(path: string): Promise<Map<string, Previous>> {
     throw err;
   });
   if (text === null || text.trim() === '') return done;
-  const [header, ...rows] = parseCsv(text);
+  const [header, ...rows] = resultRows(text);
   const names = header?.fields ?? [];
   const sender = names.indexOf('sender_id');
   const outcome = names.indexOf('outcome');
@@ -165,7 +167,7 @@ class ProgressBar {
 
   draw(counts: { sent: number; rejected: number; error: number }, force = false): void {
     if (!this.enabled) return;
-    const now = Date.now();
+    const now = clockNow();
     if (!force && now - this.last < 100) return;
     this.last = now;
     const done = counts.sent + counts.rejected + counts.error;
@@ -360,7 +362,7 @@ const isFinal = (status: string) => (FINAL_PAYOUT_STATUSES as readonly string[])
  * on its own.
  */
 async function waitForFinal(payrail: Payrail, out: Output, path: string, timeoutMs: number): Promise<Waited> {
-  const [header, ...records] = parseCsv(await readFile(path, 'utf8'));
+  const [header, ...records] = resultRows(await readFile(path, 'utf8'));
   const names = header?.fields ?? [];
   const [sender, outcome, txn, status, message, batch] = [
     'sender_id',
@@ -379,10 +381,10 @@ async function waitForFinal(payrail: Payrail, out: Output, path: string, timeout
     `Waiting up to ${Math.round(timeoutMs / 1000)} s for ${sent.length} payout(s) in ${batches.length} batch(es) to be final…`,
   );
 
-  const deadline = Date.now() + timeoutMs;
+  const deadline = clockNow() + timeoutMs;
   const open = new Set(batches);
   let interval = 500;
-  while (open.size > 0 && Date.now() < deadline) {
+  while (open.size > 0 && clockNow() < deadline) {
     for (const id of [...open]) {
       const st = await payrail.payouts.bulkStatus(id).catch((err: unknown) => {
         if (err instanceof PayrailError && err.retryable) return undefined; // asked again next round
@@ -391,7 +393,7 @@ async function waitForFinal(payrail: Payrail, out: Output, path: string, timeout
       if (st && (st.completedAt || st.summary.accepted === 0)) open.delete(id);
     }
     if (open.size === 0) break;
-    await sleep(Math.min(interval, Math.max(0, deadline - Date.now())));
+    await sleep(Math.min(interval, Math.max(0, deadline - clockNow())));
     interval = Math.min(Math.ceil(interval * 1.5), 5_000);
   }
 
@@ -412,7 +414,7 @@ async function waitForFinal(payrail: Payrail, out: Output, path: string, timeout
     const id = r.fields[txn] as string;
     if (latest.has(id)) continue;
     const p = await payrail.payouts
-      .waitFor({ transactionId: id }, { timeoutMs: Math.max(1, deadline - Date.now()) })
+      .waitFor({ transactionId: id }, { timeoutMs: Math.max(1, deadline - clockNow()) })
       .catch((err: unknown) => {
         if (err instanceof WaitTimeoutError && err.last) return err.last as Payout;
         throw err;
@@ -436,10 +438,15 @@ async function waitForFinal(payrail: Payrail, out: Output, path: string, timeout
   return { byStatus, timedOut };
 }
 
+/** The rows of a result file this command wrote, each field as it was before `csvLine` guarded it. */
+function resultRows(text: string) {
+  return parseCsv(text).map((r) => ({ ...r, fields: r.fields.map(unguarded) }));
+}
+
 /** A row's outcome from its item verdict; a 4009 whose payout is this row's (an earlier, unrecorded run) is sent. */
 async function rowOutcome(payrail: Payrail, row: Row, v: BulkItemVerdict): Promise<RowOutcome> {
   if (v.ok) return 'sent';
-  if (v.code === 4009 && row.input) {
+  if (v.code === PayoutCodes.duplicateSenderId.code && row.input) {
     const existing = await payrail.payouts.get({ senderId: row.senderId }).catch(() => undefined);
     if (existing && payoutMatchesRow(existing, row.input)) {
       v.transactionId = existing.transactionId;

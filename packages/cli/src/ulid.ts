@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { now as clockNow } from './clock.ts';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -7,7 +8,7 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
  * like the server's identifiers. Written here because the CLI must not load the server package (which has the
  * `ulid` dependency) for operator commands.
  */
-export function ulid(now = Date.now()): string {
+export function ulid(now = clockNow()): string {
   let time = '';
   for (let t = now, i = 0; i < 10; i++, t = Math.floor(t / 32)) time = CROCKFORD[t % 32] + time;
   const bytes = randomBytes(16);

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * The `X-Signature` header existing integrations verify (docs/webhooks.md): `sha256=` + hex HMAC-SHA256 of the
+ * The `X-Signature` header existing integrations verify (docs/merchant/webhooks.md): `sha256=` + hex HMAC-SHA256 of the
  * exact body, keyed with the `webhook_secret` string itself as UTF-8 bytes (not base64-decoded). During a
  * secret rotation the header carries one value per secret, newest first, separated by commas.
  */

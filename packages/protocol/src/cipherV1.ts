@@ -5,7 +5,7 @@ import type { KeyMaterial } from './scheme.ts';
 
 /**
  * V1: AES-256-CBC with PKCS#7 padding; key = the 32 UTF-8 bytes of the API key, IV = the 16 UTF-8 bytes of the
- * secret key; output base64 of the ciphertext. The IV is fixed per merchant by design of the seed interface,
+ * secret key; output base64 of the ciphertext. The IV is fixed per merchant by design of the provider interface,
  * which is why V2 is recommended for new integrations.
  */
 function keyAndIv(keys: KeyMaterial): { key: Buffer; iv: Buffer } {

@@ -1,5 +1,5 @@
 /**
- * Response codes of the merchant API with the HTTP status that accompanies each (docs/api-reference.md).
+ * Response codes of the merchant API with the HTTP status that accompanies each (docs/merchant/api-reference.md).
  * Codes are contextual: the same number means different things on different operations, so each
  * operation has its own table and the HTTP status travels with the code instead of being derived from it.
  */
@@ -54,7 +54,7 @@ export const PayoutCodes = {
   transactionNotFound: def(4103, 404, 'Transaction not found'),
   walletIdMissing: def(4201, 400, 'wallet_id is required'),
   walletNotFound: def(4202, 404, 'Wallet not found'),
-  // Bulk payouts and beneficiary verification (docs/bulk-and-verification.md, §11).
+  // Bulk payouts and beneficiary verification (docs/merchant/bulk-and-verification.md).
   batchProcessed: def(2000, 200, 'Batch processed'),
   batchChecked: def(2000, 200, 'Batch checked (dry run): nothing recorded'),
   batchFetched: def(2000, 200, 'Batch fetched successfully'),
@@ -80,6 +80,12 @@ export const CollectionCodes = {
   invalidField: def(4111, 400, 'Invalid field'),
   duplicateSenderId: def(4112, 409, 'Duplicate senderId'),
   transitionNotAllowed: def(4113, 409, 'The collection cannot move to that status'),
+  /** Routed to the upstream connector, which did not create the collection now (HTTP 503, like a bank down). */
+  upstreamUnavailable: def(
+    4014,
+    503,
+    'Collections are temporarily unavailable: the upstream provider did not create the collection; try again',
+  ),
 } as const;
 
 /** A CodeDef with a more specific message (for example one that names the offending field). */

@@ -1,4 +1,4 @@
-/** Service-issued identifiers: a two-letter type prefix and a ULID (docs/api-reference.md, "Basics"). */
+/** Service-issued identifiers: a two-letter type prefix and a ULID (docs/merchant/api-reference.md, "Basics"). */
 export const ID_PREFIX = {
   merchant: 'MR',
   wallet: 'WL',

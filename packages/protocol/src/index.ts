@@ -11,3 +11,6 @@ export * from './webhookSignature.ts';
 export * from './bodySignature.ts';
 export * from './wire.ts';
 export * from './wireSchemas.ts';
+export * from './spreadsheetCell.ts';
+export * from './jsonSchema.ts';
+export * from './schemas/index.ts';

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 
 /**
- * Standard Webhooks signing (docs/webhooks.md): `webhook-signature` = `v1,` + base64(HMAC-SHA256(key,
+ * Standard Webhooks signing (docs/merchant/webhooks.md): `webhook-signature` = `v1,` + base64(HMAC-SHA256(key,
  * `${id}.${timestamp}.${body}`)), key = base64-decode of the secret after `whsec_`.
  */
 // A type alias (not an interface) so that it is assignable to a plain header record.

@@ -124,7 +124,7 @@ export interface WebhookEventWire {
   data: string;
 }
 
-/** Plaintext of `payload` of POST /payout/v1/bulk (docs/bulk-and-verification.md). */
+/** Plaintext of `payload` of POST /payout/v1/bulk (docs/merchant/bulk-and-verification.md). */
 export interface BulkRequestWire {
   batch_id: string;
   items: PayoutInitiateRequestWire[];
@@ -172,7 +172,7 @@ export interface BulkStatusWire {
   next_cursor: string | null;
 }
 
-/** Plaintext of `payload` of POST /payout/v1/beneficiary/verify (docs/bulk-and-verification.md). */
+/** Plaintext of `payload` of POST /payout/v1/beneficiary/verify (docs/merchant/bulk-and-verification.md). */
 export interface BeneficiaryVerifyRequestWire {
   beneficiary_name: string;
   beneficiary_acc_number: string;

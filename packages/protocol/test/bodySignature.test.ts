@@ -8,7 +8,7 @@ const OTHER = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
 const ID = 'EV01JD3K8Q5W2V7X9Y0Z1A2B3C4D';
 const BODY = JSON.stringify({ id: ID, type: 'payout.success', created_at: '2025-11-05T10:00:00.000Z', data: 'abc=' });
 
-/** docs/webhooks.md, computed independently: hex HMAC-SHA256 keyed with the secret string's UTF-8 bytes. */
+/** docs/merchant/webhooks.md, computed independently: hex HMAC-SHA256 keyed with the secret string's UTF-8 bytes. */
 const reference = (secret: string, body: string) =>
   createHmac('sha256', Buffer.from(secret, 'utf8')).update(body, 'utf8').digest('hex');
 

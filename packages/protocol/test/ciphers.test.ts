@@ -16,7 +16,7 @@ import {
 } from '../src/index.ts';
 
 /**
- * Published test vectors: docs/encryption.md shows exactly these values, so that a merchant can check an
+ * Published test vectors: docs/merchant/encryption.md shows exactly these values, so that a merchant can check an
  * implementation of either scheme against them. Change one here and the document must change with it.
  */
 const VECTOR = {
@@ -32,13 +32,13 @@ const keys: KeyMaterial = { apiKey: VECTOR.apiKey, secretKey: VECTOR.secretKey }
 const nonce = Buffer.from(VECTOR.nonceHex, 'hex');
 const otherKeys: KeyMaterial = { apiKey: 'ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ', secretKey: 'YYYYYYYYYYYYYYYY' };
 
-/** Independent V1: node:crypto directly, straight from docs/authentication.md. */
+/** Independent V1: node:crypto directly, straight from docs/merchant/authentication.md. */
 function referenceV1(plaintext: string, apiKey: string, secretKey: string): string {
   const c = createCipheriv('aes-256-cbc', Buffer.from(apiKey, 'utf8'), Buffer.from(secretKey, 'utf8'));
   return Buffer.concat([c.update(Buffer.from(plaintext, 'utf8')), c.final()]).toString('base64');
 }
 
-/** Independent V2: node:crypto directly, straight from docs/authentication.md. */
+/** Independent V2: node:crypto directly, straight from docs/merchant/authentication.md. */
 function referenceV2(plaintext: string, secretKey: string, iv: Buffer): string {
   const key = createHash('sha256').update(Buffer.from(secretKey, 'utf8')).digest();
   const c = createCipheriv('aes-256-gcm', key, iv);
@@ -105,8 +105,8 @@ describe('published test vectors', () => {
     expect(raw.length).toBe(12 + Buffer.byteLength(VECTOR.plaintext) + 16);
   });
 
-  it('docs/encryption.md publishes exactly these values', () => {
-    const doc = readFileSync(new URL('../../../docs/encryption.md', import.meta.url), 'utf8');
+  it('docs/merchant/encryption.md publishes exactly these values', () => {
+    const doc = readFileSync(new URL('../../../docs/merchant/encryption.md', import.meta.url), 'utf8');
     for (const value of [VECTOR.apiKey, VECTOR.secretKey, VECTOR.nonceHex, VECTOR.plaintext, VECTOR.v1, VECTOR.v2]) {
       expect(doc).toContain(value);
     }

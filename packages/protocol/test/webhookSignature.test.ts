@@ -8,7 +8,7 @@ const SECRET = `whsec_${KEY_BYTES.toString('base64')}`;
 const ID = 'EV01JD3K8Q5W2V7X9Y0Z1A2B3C4D';
 const BODY = JSON.stringify({ id: ID, type: 'payout.success', created_at: '2025-11-05T10:00:00.000Z', data: 'abc=' });
 
-/** docs/webhooks.md, computed independently: v1,base64(HMAC-SHA256(base64decode(secret after whsec_), id.ts.body)). */
+/** docs/merchant/webhooks.md, computed independently: v1,base64(HMAC-SHA256(base64decode(secret after whsec_), id.ts.body)). */
 function referenceSignature(secret: string, id: string, timestampSeconds: number, body: string): string {
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
   const mac = createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`, 'utf8').digest('base64');

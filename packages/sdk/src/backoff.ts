@@ -1,4 +1,5 @@
 /** Timing helpers: abortable sleep, jittered exponential backoff, Retry-After, and a client-side request budget. */
+import { systemNow } from './clock.ts';
 
 export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
@@ -27,7 +28,7 @@ export function backoffDelay(retry: number, baseMs: number, maxMs: number, rando
 }
 
 /** `Retry-After` as milliseconds: delta-seconds or an HTTP date; falls back on `RateLimit-Reset` (seconds). */
-export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
+export function retryAfterMs(headers: Headers, now = systemNow()): number | undefined {
   const value = headers.get('retry-after') ?? headers.get('ratelimit-reset');
   if (value === null || value.trim() === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.ceil(Number(value) * 1000);
@@ -46,6 +47,8 @@ export class RequestBudget {
   constructor(
     private readonly perMinute: number,
     private readonly windowMs = 60_000,
+    /** The client's clock (PayrailOptions.now). */
+    private readonly now: () => number = systemNow,
   ) {}
 
   acquire(signal?: AbortSignal): Promise<void> {
@@ -57,7 +60,7 @@ export class RequestBudget {
 
   private async take(signal?: AbortSignal): Promise<void> {
     for (;;) {
-      const now = Date.now();
+      const now = this.now();
       while (this.times.length > 0 && (this.times[0] as number) <= now - this.windowMs) this.times.shift();
       if (this.times.length < this.perMinute) {
         this.times.push(now);
@@ -69,7 +72,7 @@ export class RequestBudget {
 
   /** The server said the budget is spent: do not ask again before `ms` from now. */
   pause(ms: number): void {
-    const until = Date.now() + ms - this.windowMs;
+    const until = this.now() + ms - this.windowMs;
     this.times.length = 0;
     for (let i = 0; i < this.perMinute; i++) this.times.push(until);
   }

@@ -7,7 +7,7 @@ export class Beneficiaries {
   constructor(private readonly core: Core) {}
 
   /**
-   * Verifies a beneficiary account with its bank and scores the holder's name against `name` (docs/bulk-and-verification.md).
+   * Verifies a beneficiary account with its bank and scores the holder's name against `name` (docs/merchant/bulk-and-verification.md).
    * An INVALID account is an answer, not an error. Throws `ValidationError` for a bad name, IFSC or account
    * number (4003, 4007, 4008) and `BankRejectedError` (4013) where verification is not available.
    */

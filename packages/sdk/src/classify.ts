@@ -1,3 +1,4 @@
+import { CollectionCodes, Common, PayoutCodes, TokenCodes, type CodeDef } from '@payrail/protocol';
 import {
   AuthenticationError,
   BankRejectedError,
@@ -16,7 +17,7 @@ import {
   type PayrailErrorOptions,
 } from './errors.ts';
 
-/** Codes are contextual (docs/api-reference.md): 4008 is a bad account number on payouts and a bad token on collections. */
+/** Codes are contextual (docs/merchant/api-reference.md): 4008 is a bad account number on payouts and a bad token on collections. */
 export type ApiFamily = 'token' | 'payout' | 'collection';
 
 export interface Refusal {
@@ -33,45 +34,65 @@ export interface Refusal {
 
 type ErrorClass = new (options: PayrailErrorOptions) => PayrailError;
 
-const PAYOUT: Record<number, ErrorClass> = {
-  4000: ValidationError,
-  4001: AuthenticationError,
-  4002: InsufficientFundsError,
-  4003: ValidationError,
-  4004: ValidationError,
-  4005: ValidationError,
-  4006: ValidationError,
-  4007: ValidationError,
-  4008: ValidationError,
-  4010: LimitExceededError,
-  4011: LimitExceededError,
-  4012: ValidationError,
-  4013: BankRejectedError,
-  4015: BankRejectedError,
-  4016: ValidationError,
-  4017: ValidationError,
-  4018: BatchRejectedError,
-  4019: ValidationError,
-  4101: ValidationError,
-  4102: ValidationError,
-  4103: NotFoundError,
-  4201: ValidationError,
-  4202: NotFoundError,
-};
+/** A table of one operation family: each code of protocol's table (codes.ts) with the SDK class it throws. */
+const table = (entries: [CodeDef, ErrorClass][]): Record<number, ErrorClass> =>
+  Object.fromEntries(entries.map(([def, cls]) => [def.code, cls]));
 
-const COLLECTION: Record<number, ErrorClass> = {
-  4000: ValidationError,
-  4008: AuthenticationError,
-  4014: DecryptionError,
-  4103: ValidationError,
-  4104: NotFoundError,
-  4105: ValidationError,
-  4107: NotFoundError,
-  4110: ValidationError,
-  4111: ValidationError,
-};
+/**
+ * The classes of the payout family's codes. Codes 4009 and 4014 are decided before this table (conflict;
+ * bank down or undecryptable); a drift test checks that every code of PayoutCodes has its class here or there.
+ */
+export const PAYOUT: Record<number, ErrorClass> = table([
+  [Common.malformedRequest, ValidationError],
+  [PayoutCodes.unauthorized, AuthenticationError],
+  [PayoutCodes.insufficientBalance, InsufficientFundsError],
+  [PayoutCodes.invalidBeneficiary, ValidationError],
+  [PayoutCodes.invalidAmount, ValidationError],
+  [PayoutCodes.amountBelowMinimum, ValidationError],
+  [PayoutCodes.amountAboveMaximum, ValidationError],
+  [PayoutCodes.invalidIfsc, ValidationError],
+  [PayoutCodes.invalidAccountNumber, ValidationError],
+  [PayoutCodes.dailyLimitExceeded, LimitExceededError],
+  [PayoutCodes.monthlyLimitExceeded, LimitExceededError],
+  [PayoutCodes.invalidPaymentMode, ValidationError],
+  [PayoutCodes.beneficiaryVerificationFailed, BankRejectedError],
+  [PayoutCodes.bankNotAllowed, BankRejectedError],
+  [PayoutCodes.invalidWallet, ValidationError],
+  [PayoutCodes.invalidField, ValidationError],
+  [PayoutCodes.batchRefused, BatchRejectedError],
+  [PayoutCodes.batchSize, ValidationError],
+  [PayoutCodes.neitherIdentifier, ValidationError],
+  [PayoutCodes.bothIdentifiers, ValidationError],
+  [PayoutCodes.transactionNotFound, NotFoundError],
+  [PayoutCodes.walletIdMissing, ValidationError],
+  [PayoutCodes.walletNotFound, NotFoundError],
+]);
 
-const TOKEN: Record<number, ErrorClass> = { 4001: AuthenticationError, 4000: AuthenticationError };
+/** The classes of the collection family's codes (4014, 4112 and 4113 are decided before this table). */
+export const COLLECTION: Record<number, ErrorClass> = table([
+  [CollectionCodes.neitherIdentifier, ValidationError],
+  [CollectionCodes.unauthorized, AuthenticationError],
+  [CollectionCodes.undecryptable, DecryptionError],
+  [CollectionCodes.bothIdentifiers, ValidationError],
+  [CollectionCodes.notFound, NotFoundError],
+  [CollectionCodes.malformedTxnId, ValidationError],
+  [CollectionCodes.otherMerchant, NotFoundError],
+  [CollectionCodes.invalidAmount, ValidationError],
+  [CollectionCodes.invalidField, ValidationError],
+]);
+
+/** The token routes' codes: every refusal is a credentials refusal. */
+export const TOKEN: Record<number, ErrorClass> = table([
+  [TokenCodes.unauthorized, AuthenticationError],
+  [Common.malformedRequest, AuthenticationError],
+]);
+
+/** The codes that name a conflict with an earlier request, per family (its `data` is the existing one). */
+export const CONFLICT_CODES: Record<ApiFamily, readonly (number | undefined)[]> = {
+  payout: [PayoutCodes.duplicateSenderId.code],
+  collection: [CollectionCodes.duplicateSenderId.code, CollectionCodes.transitionNotAllowed.code],
+  token: [],
+};
 
 function byHttpStatus(status: number): ErrorClass {
   if (status === 401 || status === 403) return AuthenticationError;
@@ -90,15 +111,17 @@ export function toError(r: Refusal): PayrailError {
     requestId: r.requestId,
   };
   const code = typeof r.code === 'number' ? r.code : undefined;
-  if (code === 4290 || r.httpStatus === 429) return new RateLimitError({ ...options, retryAfterMs: r.retryAfterMs });
-  if (code === 4014) return bankDown(r) ? new BankUnavailableError(options) : new DecryptionError(options);
-  if (code === 5000 || r.httpStatus >= 500) return new ServerError(options);
-  if ((code === 4009 && r.family === 'payout') || ((code === 4112 || code === 4113) && r.family === 'collection')) {
-    return new ConflictError({ ...options, existing: r.existing });
+  if (code === Common.rateLimited.code || r.httpStatus === 429) {
+    return new RateLimitError({ ...options, retryAfterMs: r.retryAfterMs });
   }
+  if (code === PayoutCodes.undecryptable.code) {
+    return bankDown(r) ? new BankUnavailableError(options) : new DecryptionError(options);
+  }
+  if (code === Common.internal.code || r.httpStatus >= 500) return new ServerError(options);
+  if (CONFLICT_CODES[r.family].includes(code)) return new ConflictError({ ...options, existing: r.existing });
   if (r.httpStatus === 409) return new ConflictError({ ...options, existing: r.existing });
-  const table = r.family === 'payout' ? PAYOUT : r.family === 'collection' ? COLLECTION : TOKEN;
-  const cls = (code !== undefined ? table[code] : undefined) ?? byHttpStatus(r.httpStatus);
+  const classes = r.family === 'payout' ? PAYOUT : r.family === 'collection' ? COLLECTION : TOKEN;
+  const cls = (code !== undefined ? classes[code] : undefined) ?? byHttpStatus(r.httpStatus);
   return new cls(options);
 }
 
@@ -117,5 +140,8 @@ function bankDown(r: Refusal): boolean {
 
 /** True for a refusal of the token itself, which a fresh token may cure. */
 export function isTokenRefusal(family: ApiFamily, code: number | string | undefined): boolean {
-  return (family === 'payout' && code === 4001) || (family === 'collection' && code === 4008);
+  return (
+    (family === 'payout' && code === PayoutCodes.unauthorized.code) ||
+    (family === 'collection' && code === CollectionCodes.unauthorized.code)
+  );
 }

@@ -10,6 +10,7 @@ import {
   type Operation,
 } from './errors.ts';
 import type { PayrailOptions, TokenInfo } from './types.ts';
+import { systemNow } from './clock.ts';
 
 export const SDK_VERSION = '0.1.0';
 
@@ -87,6 +88,8 @@ export class Core {
   private readonly budgets: Record<'payout-status' | 'collection-status', RequestBudget>;
   private current: (TokenInfo & { renewAt: number }) | undefined;
   private inflight: Promise<TokenInfo> | undefined;
+  /** The client's clock (PayrailOptions.now). */
+  private readonly now: () => number;
 
   constructor(options: PayrailOptions) {
     const config = (message: string) => new ConfigurationError({ code: 'CONFIG', message, operation: 'config' });
@@ -115,8 +118,12 @@ export class Core {
     this.maxRetryAfterMs = options.retry?.maxRetryAfterMs ?? 60_000;
     this.renewBeforeMs = options.tokenRenewBeforeMs ?? 30_000;
     this.userAgent = `payrail-sdk-node/${SDK_VERSION}${options.userAgent ? ` ${options.userAgent}` : ''}`;
+    this.now = options.now ?? systemNow;
     const perMinute = options.statusRequestsPerMinute ?? 200;
-    this.budgets = { 'payout-status': new RequestBudget(perMinute), 'collection-status': new RequestBudget(perMinute) };
+    this.budgets = {
+      'payout-status': new RequestBudget(perMinute, 60_000, this.now),
+      'collection-status': new RequestBudget(perMinute, 60_000, this.now),
+    };
   }
 
   encrypt(value: unknown): string {
@@ -131,7 +138,7 @@ export class Core {
    */
   async token(): Promise<TokenInfo> {
     const current = this.current;
-    if (current && Date.now() < current.renewAt) {
+    if (current && this.now() < current.renewAt) {
       return { token: current.token, scheme: current.scheme, expiresAt: current.expiresAt };
     }
     this.inflight ??= this.fetchToken().finally(() => {
@@ -146,7 +153,7 @@ export class Core {
   }
 
   private async fetchToken(): Promise<TokenInfo> {
-    const startedAt = Date.now();
+    const startedAt = this.now();
     const spec: RequestSpec =
       this.scheme === 'v2'
         ? {
@@ -262,7 +269,7 @@ export class Core {
         continue;
       }
 
-      const wait = retryAfterMs(answer.headers);
+      const wait = retryAfterMs(answer.headers, this.now());
       const error = toError({
         family: spec.family,
         operation: spec.operation,

@@ -3,9 +3,12 @@ import {
   NAME_MATCH_RESULTS,
   PAYMENT_MODES,
   PAYOUT_STATUSES,
+  type BalanceWire,
   type CollectionStatus,
+  type CollectionTransactionWire,
   type PaymentMode,
   type PayoutStatus,
+  type PayoutTransactionWire,
 } from '@payrail/protocol';
 import type {
   Balance,
@@ -20,6 +23,63 @@ import type {
   Payout,
   PayoutInitiateInput,
 } from './types.ts';
+
+/**
+ * Each wire field (protocol's wire types, tied at compile time to its published JSON Schemas) and the SDK field
+ * it becomes. `satisfies` makes a wire field without a mapping, or a mapping to a field the SDK type lacks, a
+ * compile error: the SDK's camelCase types cannot drift from the wire silently.
+ */
+export const PAYOUT_FIELDS = {
+  transaction_id: 'transactionId',
+  sender_id: 'senderId',
+  wallet_id: 'walletId',
+  amount: 'amount',
+  payment_mode: 'paymentMode',
+  remarks: 'remarks',
+  status: 'status',
+  status_message: 'statusMessage',
+  utr_number: 'utr',
+  callback_url: 'callbackUrl',
+  beneficiary: 'beneficiary',
+  timestamps: 'createdAt',
+} as const satisfies Record<keyof PayoutTransactionWire, keyof Payout>;
+
+export const BENEFICIARY_FIELDS = {
+  beneficiary_name: 'name',
+  beneficiary_acc_number: 'accountNumber',
+  beneficiary_ifsc: 'ifsc',
+  bank_name: 'bankName',
+} as const satisfies Record<keyof PayoutTransactionWire['beneficiary'], keyof Payout['beneficiary']>;
+
+export const BALANCE_FIELDS = {
+  wallet_id: 'walletId',
+  balance: 'balance',
+  available_balance: 'availableBalance',
+  on_hold: 'onHold',
+  currency: 'currency',
+  updated_at: 'updatedAt',
+} as const satisfies Record<keyof BalanceWire, keyof Balance>;
+
+export const COLLECTION_FIELDS = {
+  senderId: 'senderId',
+  txnId: 'txnId',
+  walletId: 'walletId',
+  requestAmount: 'requestAmount',
+  paymentMode: 'paymentMode',
+  payerVpa: 'payerVpa',
+  vpa: 'vpa',
+  txnType: 'txnType',
+  channel: 'channel',
+  utr: 'utr',
+  remarks: 'remarks',
+  status: 'status',
+  statusMessage: 'statusMessage',
+  expiresAt: 'expiresAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+  paymentUrl: 'paymentUrl',
+  intentUrl: 'intentUrl',
+} as const satisfies Record<keyof CollectionTransactionWire, keyof Collection>;
 
 /** Decrypted `data` objects are the server's; these read them defensively into the SDK's vocabulary. */
 type Obj = Record<string, unknown>;

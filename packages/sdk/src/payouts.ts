@@ -171,7 +171,7 @@ export class Payouts {
   }
 
   /**
-   * Sends up to 1,000 payouts in one request (docs/bulk-and-verification.md). Resolves with every item's verdict, in order:
+   * Sends up to 1,000 payouts in one request (docs/merchant/bulk-and-verification.md). Resolves with every item's verdict, in order:
    * refused items do not stop the others (unless `atomic`). Retried like `initiate`: the batchId makes a repeat
    * safe, and a repeat of a batch that did land returns that batch.
    * Throws `BatchRejectedError` (4018, with `result`) for a refused atomic batch, `ConflictError` (4009, with

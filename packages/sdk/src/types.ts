@@ -44,6 +44,11 @@ export interface PayrailOptions {
   fetch?: typeof fetch;
   /** Extra User-Agent text. */
   userAgent?: string;
+  /**
+   * The time in milliseconds since the epoch, as the client reads it for its token cache (when to renew), its
+   * status-request budget and `Retry-After` dates. Default `Date.now`; tests pass a clock they move.
+   */
+  now?: () => number;
 }
 
 export interface RetryOptions {
@@ -258,7 +263,7 @@ export interface TokenInfo {
   expiresAt: Date;
 }
 
-// ---- bulk payouts and beneficiary verification (docs/bulk-and-verification.md, §11) --------------------------------------
+// ---- bulk payouts and beneficiary verification (docs/merchant/bulk-and-verification.md) --------------------------------------
 
 export interface BulkPayoutInput {
   /** Your unique reference for the batch (1–50 of `A-Z a-z 0-9 . _ -`): sending it again never pays twice. */

@@ -10,6 +10,7 @@ import type { Core } from './core.ts';
 import { ConfigurationError, WebhookVerificationError } from './errors.ts';
 import { ShapeError, toBatchCompleted, toCollection, toPayout } from './mapping.ts';
 import type { PayoutEventType, VerifyOptions, WebhookEvent, WebhookEventType, WebhookHeaders } from './types.ts';
+import { systemNow } from './clock.ts';
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
 
@@ -38,7 +39,7 @@ const bytesOf = (body: string | Uint8Array): Buffer =>
   typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 
 /**
- * Standard Webhooks verification (docs/webhooks.md): `webhook-signature` holds one or more space-separated
+ * Standard Webhooks verification (docs/merchant/webhooks.md): `webhook-signature` holds one or more space-separated
  * `v1,<base64 HMAC-SHA256(key, id.timestamp.body)>`; any one matching (compared in constant time) will do.
  */
 export function verifySignature(secret: string, id: string, timestamp: string, body: Buffer, signatures: string) {
@@ -114,7 +115,7 @@ export async function verifyDelivery(
     }
     signedAt = Number(timestamp) * 1000;
     const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-    const now = (options.now ?? new Date()).getTime();
+    const now = options.now?.getTime() ?? systemNow();
     if (Math.abs(now - signedAt) > tolerance * 1000) {
       throw new WebhookVerificationError(
         'stale',

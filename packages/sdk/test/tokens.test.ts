@@ -72,10 +72,16 @@ it('renews the token before it expires, once for concurrent calls (V2 and V1)', 
       ] as const
     ).map(async ([m, scheme]) => {
       const { seen, fetch } = countingFetch();
-      const payrail = clientFor(t.url, m, { scheme, fetch });
+      // The client's clock, moved instead of waiting (the server's stays real: the old token is still good there).
+      let offset = 0;
+      const payrail = clientFor(t.url, m, { scheme, fetch, now: () => Date.now() + offset });
       const first = await payrail.token();
-      // A 6 s token is renewed in its last fifth (1.2 s): after 4.9 s the next calls renew it, once.
-      await new Promise((r) => setTimeout(r, 4_900));
+      // Not yet in its last fifth: the cached token is used.
+      offset = 2_000;
+      await payrail.wallets.balance(m.wallet_id);
+      expect(seen.tokenRequests).toBe(1);
+      // A 6 s token is renewed in its last fifth (1.2 s): 4.9 s later the next calls renew it, once.
+      offset = 4_900;
       await Promise.all(Array.from({ length: 10 }, () => payrail.wallets.balance(m.wallet_id)));
       const second = await payrail.token();
       expect(second.token).not.toBe(first.token);

@@ -1,4 +1,4 @@
-// Bank files (docs/bank-files.md): the pain.001 files Payrail cut, each downloadable as delivered, and the files
+// Bank files (docs/operator/bank-files.md): the pain.001 files Payrail cut, each downloadable as delivered, and the files
 // the bank sent back, applied or failed with the reason.
 import { api, Badge, ErrorNotice, html, rupees, Table, useLoad, when } from './lib.js';
 
@@ -14,8 +14,8 @@ export function BankFiles() {
   return html`<h1>Bank files</h1>
     <p class="muted">
       Payouts routed to bank files leave in one pain.001 per cut-off; the bank's status reports (pain.002) and
-      notifications (camt.054) come back through the inbox. A file that cannot be read moves to failed/ and changes
-      nothing.
+      notifications (camt.054) come back through the inbox, and its statements (camt.053, MT940) go to reconciliation. A
+      file that cannot be read moves to failed/ and changes nothing.
     </p>
     <h2>Files cut, newest first</h2>
     <${ErrorNotice} error=${cut.error} />

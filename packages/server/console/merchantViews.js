@@ -20,6 +20,7 @@ import {
   useState,
   when,
 } from './lib.js';
+import { COLLECTION_STATUSES, PAYOUT_STATUSES } from './vocabulary.js';
 import { BATCH_ID, BatchDetail, batchColumns } from './batchViews.js';
 import { PayoutFacts, payoutColumns, TimelineSection } from './payoutViews.js';
 
@@ -117,11 +118,7 @@ function Payouts() {
     [filters.status, filters.from, filters.to],
   );
   return html`<h1>Payouts</h1>
-    <${ListFilters}
-      filters=${filters}
-      setFilters=${setFilters}
-      statuses=${['INITIATED', 'PROCESSING', 'PENDING', 'SUCCESS', 'FAILED', 'REFUNDED']}
-    />
+    <${ListFilters} filters=${filters} setFilters=${setFilters} statuses=${PAYOUT_STATUSES} />
     <h2>Newest first</h2>
     <${ErrorNotice} error=${list.error} />
     <${Table}
@@ -185,11 +182,7 @@ function Collections() {
     [filters.status, filters.from, filters.to],
   );
   return html`<h1>Collections</h1>
-    <${ListFilters}
-      filters=${filters}
-      setFilters=${setFilters}
-      statuses=${['INITIATED', 'PENDING', 'SUCCESS', 'FAILED']}
-    />
+    <${ListFilters} filters=${filters} setFilters=${setFilters} statuses=${COLLECTION_STATUSES} />
     <${ErrorNotice} error=${list.error} />
     <${Table}
       caption="Your collections"

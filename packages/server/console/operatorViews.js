@@ -26,6 +26,7 @@ import {
   when,
 } from './lib.js';
 import { timelineEvents } from './timeline.js';
+import { COLLECTION_STATUSES, OPERATOR_ROLES, PAYOUT_STATUSES } from './vocabulary.js';
 import { BATCH_ID, BatchDetail, batchColumns, batchHref } from './batchViews.js';
 import { merchantCell, PayoutFacts, payoutColumns, TimelineSection } from './payoutViews.js';
 import { Reconciliation, ReconciliationRun } from './reconciliationViews.js';
@@ -86,6 +87,12 @@ function Overview() {
     <${Connectors} />`;
 }
 
+/**
+ * The figures of a coverage warning, as one string: htm drops whitespace that holds a line break next to an
+ * interpolation, so the words around the amounts must not be split over lines of the template.
+ */
+const shortfall = (t) => `balance ${rupees(t.upstream_balance)} for ${rupees(t.owed)} owed (coverage ${t.coverage}).`;
+
 /** Each connector's routes and health; for the upstream, whether its account covers what merchants hold. */
 function Connectors() {
   const list = useLoad(() => api('GET', '/admin/v1/connectors'), []);
@@ -97,9 +104,8 @@ function Connectors() {
     ${short.map(
       (c) => html`<${Notice} kind="warn">
         <p data-testid="coverage-warning">
-          <strong>The ${c.name} account does not cover what merchants hold:</strong> balance
-          ${rupees(c.treasury.upstream_balance)} for ${rupees(c.treasury.owed)} owed (coverage ${c.treasury.coverage}).
-          Top it up before payouts wait on it.
+          <strong>The ${c.name} account does not cover what merchants hold:</strong> ${shortfall(c.treasury)} Top it
+          up before payouts wait on it.
         </p>
       </${Notice}>`,
     )}
@@ -475,9 +481,6 @@ function Wallet({ session, params: [id] }) {
         <${StatementTable} statement=${statement.data} />`
     }`;
 }
-
-const PAYOUT_STATUSES = ['INITIATED', 'PROCESSING', 'PENDING', 'SUCCESS', 'FAILED', 'REFUNDED'];
-const COLLECTION_STATUSES = ['INITIATED', 'PENDING', 'SUCCESS', 'FAILED'];
 
 const EMPTY_FILTERS = { status: '', merchant_id: '', from: '', to: '' };
 
@@ -887,7 +890,7 @@ function Operators({ session }) {
         <div class="row" style="margin-bottom:0.75rem">
           <${Field} id="op-email" label="E-mail address"><input id="op-email" name="email" type="email" required autocomplete="off" spellcheck=${false} /></${Field}>
           <${Field} id="op-name" label="Name"><input id="op-name" name="name" /></${Field}>
-          <${Field} id="op-role" label="Role"><select id="op-role" name="role"><option>viewer</option><option>finance</option><option>admin</option></select></${Field}>
+          <${Field} id="op-role" label="Role"><select id="op-role" name="role">${OPERATOR_ROLES.map((r) => html`<option>${r}</option>`)}</select></${Field}>
           <${Field} id="op-pw" label="Initial password (10+ characters)"><input id="op-pw" name="password" type="password" minlength="10" required autocomplete="new-password" /></${Field}>
         </div>
       </${ActionForm}>

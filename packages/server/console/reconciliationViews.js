@@ -1,4 +1,4 @@
-// Reconciliation of bank statements (docs/reconciliation.md): the runs, a statement import for finance, and one
+// Reconciliation of bank statements (docs/operator/reconciliation.md): the runs, a statement import for finance, and one
 // run with its exceptions first, each closed with a reason. The server enforces the roles and audits the closes.
 import {
   ActionForm,

@@ -15,7 +15,7 @@ export interface SftpSettings {
   hostKeyFingerprint: string;
 }
 
-/** PAYRAIL_BANKFILE_* (docs/bank-files.md). */
+/** PAYRAIL_BANKFILE_* (docs/operator/bank-files.md). */
 export interface BankFileSettings {
   /** The local folder, when files go through one (else SFTP). */
   dir: string | null;

@@ -59,7 +59,7 @@ export interface Config {
   dbStatementTimeoutMs: number;
   /**
    * PAYRAIL_ALLOW_SANDBOX_DATA_IN_LIVE: start in live mode on a database that was used in sandbox mode (its
-   * simulated money and payouts stay). Refused by default (docs/operations.md).
+   * simulated money and payouts stay). Refused by default (docs/operator/operations.md).
    */
   allowSandboxDataInLive: boolean;
   /** Time limit of a webhook's DNS lookup, inside the delivery timeout (never more than it). */
@@ -81,12 +81,12 @@ export interface Config {
    */
   publicUrl?: string;
   /**
-   * PAYRAIL_PSP_NOTIFY_SECRET: the HMAC key of the signed notification routes (/psp/v1/…, docs/live-mode.md);
+   * PAYRAIL_PSP_NOTIFY_SECRET: the HMAC key of the signed notification routes (/psp/v1/…, docs/operator/live-mode.md);
    * unset, the routes do not exist.
    */
   pspNotifySecret?: string;
   /**
-   * PAYRAIL_MASTER_KEY (32 bytes): secrets at rest are sealed under it (docs/secrets-at-rest.md). Optional in the
+   * PAYRAIL_MASTER_KEY (32 bytes): secrets at rest are sealed under it (docs/operator/secrets-at-rest.md). Optional in the
    * sandbox, required in live mode.
    */
   masterKey?: Buffer;

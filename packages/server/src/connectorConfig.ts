@@ -2,7 +2,7 @@ import { PAYMENT_MODES, type PaymentMode, type Scheme } from '@payrail/protocol'
 import { ConfigError, parseDurations, parsePublicUrl, type Mode } from './config.ts';
 import { bankFileSettings, type BankFileSettings } from './bankFileConfig.ts';
 
-/** The connectors a server can be configured with (docs/connectors.md). */
+/** The connectors a server can be configured with (docs/operator/connectors.md). */
 export const CONNECTOR_NAMES = ['sandbox', 'manual', 'upstream', 'bankfile'] as const;
 export type ConnectorName = (typeof CONNECTOR_NAMES)[number];
 

@@ -28,6 +28,7 @@ import { ConnectorHealth } from './services/ConnectorHealth.ts';
 import { TreasuryService } from './services/TreasuryService.ts';
 import { UpstreamWebhooks } from './services/UpstreamWebhooks.ts';
 import { UpstreamConnector } from './rails/upstream/UpstreamConnector.ts';
+import { UpstreamCollections } from './rails/upstream/UpstreamCollections.ts';
 import { BankFileConnector } from './rails/bankfile/BankFileConnector.ts';
 import { BankFileCutoff } from './jobs/BankFileCutoff.ts';
 import { BankFileInbox } from './jobs/BankFileInbox.ts';
@@ -65,6 +66,7 @@ import { prepareSecretsAtRest } from './services/SecretsAtRest.ts';
 import { PgliteVacuum } from './store/PgliteVacuum.ts';
 import { MerchantRepository } from './store/repositories/MerchantRepository.ts';
 import { SecretBox, SecretUnreadable } from './store/SecretBox.ts';
+import { systemClock, type Clock } from './clock.ts';
 
 export interface PayrailServer {
   app: FastifyInstance;
@@ -78,9 +80,9 @@ export interface PayrailServer {
   /** True when the admin token was generated (not configured), so the caller may show it. */
   adminTokenGenerated: boolean;
   worker: Worker;
-  /** Where a bank connector's notification handler reports outcomes (docs/operations.md). */
+  /** Where a bank connector's notification handler reports outcomes (docs/internals/connector-interface.md). */
   bankNotifications: BankNotifications;
-  /** Where a PSP integration reports collection outcomes (docs/live-mode.md). */
+  /** Where a PSP integration reports collection outcomes (docs/operator/live-mode.md). */
   collectionNotifications: CollectionNotifications;
   /** Starts listening and the background worker. */
   listen(): Promise<string>;
@@ -96,12 +98,14 @@ export interface ServerOptions {
   /** Replace the bank connector (tests of live-mode behaviour); default from PAYRAIL_MODE. */
   rail?: BankConnector;
   /**
-   * Replace the account verifier (docs/bulk-and-verification.md); default: the sandbox's in sandbox mode, none in live mode
+   * Replace the account verifier (docs/merchant/bulk-and-verification.md); default: the sandbox's in sandbox mode, none in live mode
    * (verification then answers 4013 "not available"). Null means none.
    */
   accountVerifier?: AccountVerifier | null;
   /** Do not start the background worker (tests that drive it by hand). */
   noWorker?: boolean;
+  /** The clock every part of the server reads the time from; default: the system's (tests move one of their own). */
+  clock?: Clock;
 }
 
 /** Sandbox: DOWN and BLOK. Live: PAYRAIL_BANKS_DOWN / PAYRAIL_BANKS_BLOCKED (comma-separated bank codes). */
@@ -111,19 +115,20 @@ function bankRulesFor(config: Config): BankRules {
 }
 
 /**
- * The connectors of PAYRAIL_CONNECTOR and PAYRAIL_CONNECTOR_ROUTES (docs/connectors.md). `replacement`
+ * The connectors of PAYRAIL_CONNECTOR and PAYRAIL_CONNECTOR_ROUTES (docs/operator/connectors.md). `replacement`
  * (tests) stands in for the default connector.
  */
 function buildConnectors(
   config: Config,
   replacement: BankConnector | undefined,
   publicUrl: () => string,
+  clock: Clock,
 ): ConnectorRegistry {
   const { connectors: settings } = config;
   if (replacement) return new ConnectorRegistry([replacement], replacement.name);
   const all: BankConnector[] = [new ManualRail()];
   if (config.mode === 'sandbox') all.push(new SandboxRail(config.sandboxStepMs));
-  if (settings.upstream) all.push(new UpstreamConnector(settings.upstream, publicUrl));
+  if (settings.upstream) all.push(new UpstreamConnector(settings.upstream, publicUrl, clock));
   if (settings.bankfile) all.push(new BankFileConnector(settings.bankfile));
   return new ConnectorRegistry(all, settings.defaultConnector, settings.routes);
 }
@@ -144,6 +149,8 @@ async function resolveAdminToken(config: Config): Promise<{ token: string; gener
 
 /** Composition root: builds the services once and hands them to the HTTP app and the background jobs. */
 export async function createServer(config: Config, options: ServerOptions): Promise<PayrailServer> {
+  // The one clock: everything below that reads the time is handed this one (src/clock.ts).
+  const clock = options.clock ?? systemClock;
   const db =
     options.db ??
     (await openDatabase({
@@ -156,12 +163,12 @@ export async function createServer(config: Config, options: ServerOptions): Prom
       logger: options.logger,
     }));
   const ownsDb = options.db === undefined;
-  // Before anything else touches it: a sandbox database must not start live unnoticed (docs/operations.md).
-  await checkDatabaseMode(db, config.mode, config.allowSandboxDataInLive).catch(async (err) => {
+  // Before anything else touches it: a sandbox database must not start live unnoticed (docs/operator/operations.md).
+  await checkDatabaseMode(db, config.mode, config.allowSandboxDataInLive, clock).catch(async (err) => {
     if (ownsDb) await db.close();
     throw err;
   });
-  // Secrets at rest (docs/secrets-at-rest.md): a wrong or missing master key stops the start here, and values
+  // Secrets at rest (docs/operator/secrets-at-rest.md): a wrong or missing master key stops the start here, and values
   // still in plain text are sealed under the master key.
   const box = config.masterKey ? SecretBox.withKeys(config.masterKey, config.masterKeyPrevious) : SecretBox.plain();
   await prepareSecretsAtRest(db, box).catch(async (err) => {
@@ -179,8 +186,8 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   redis?.on('error', (err: Error) => options.logger.warn({ err: err.message }, 'redis unreachable'));
   // With Redis the failure counters are shared; while Redis is unreachable each instance counts alone.
   const counters: CounterStore = redis
-    ? new FallbackCounterStore(redis, new RedisCounterStore(redis, config.redisPrefix), new MemoryCounterStore())
-    : new MemoryCounterStore();
+    ? new FallbackCounterStore(redis, new RedisCounterStore(redis, config.redisPrefix), new MemoryCounterStore(clock))
+    : new MemoryCounterStore(clock);
   const admin = await resolveAdminToken(config);
   const adminHash = adminTokenHash(admin.token);
   // From here on only the hash of a configured admin token is kept (a generated one is in the operator's file).
@@ -194,16 +201,18 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     failuresPerAddress: config.tokenFailuresPerAddress,
     secrets: box,
     merchantCacheMs: config.merchantCacheMs,
+    clock,
   });
-  const merchants = new MerchantService(db, (merchant) => tokens.merchantChanged(merchant), merchantRepository);
+  const merchants = new MerchantService(db, (merchant) => tokens.merchantChanged(merchant), merchantRepository, clock);
   const callbackPolicy = new CallbackPolicy(config.webhookAllowPrivate, {
     dnsTimeoutMs: Math.min(config.webhookDnsTimeoutMs, config.webhookTimeoutMs),
   });
   // The upstream's webhooks come back to the public URL, known once listening (read when a payout is submitted).
-  const connectors = buildConnectors(config, options.rail, () => publicUrl);
-  // FAILED → REFUNDED is decided here for every rail: one sandbox step (docs/api-reference.md, "The sandbox"), at once in live mode.
+  const connectors = buildConnectors(config, options.rail, () => publicUrl, clock);
+  // FAILED → REFUNDED is decided here for every rail: one sandbox step (docs/merchant/api-reference.md, "The sandbox"), at once in live mode.
   const lifecycle = new PayoutLifecycle(connectors, metrics, {
     refundDelayMs: config.mode === 'sandbox' ? config.sandboxStepMs : 0,
+    clock,
   });
   const bankNotifications = new BankNotifications(db, lifecycle);
   const banks = new BankDirectory(config.mode === 'live');
@@ -213,7 +222,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
       : config.mode === 'sandbox'
         ? new SandboxAccountVerifier()
         : null;
-  const verification = new BeneficiaryVerificationService(db, accountVerifier, banks);
+  const verification = new BeneficiaryVerificationService(db, accountVerifier, banks, clock);
   const payouts = new PayoutService(
     db,
     connectors,
@@ -223,26 +232,38 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     callbackPolicy,
     metrics,
     verification,
+    clock,
   );
-  const bulkPayouts = new BulkPayoutService(db, payouts, callbackPolicy, metrics);
+  const bulkPayouts = new BulkPayoutService(db, payouts, callbackPolicy, metrics, clock);
   const payoutAdmin = new PayoutAdminService(db, lifecycle, config.mode);
   // Payment-page links: PAYRAIL_PUBLIC_URL, else the listen address (its port is known once listening: PORT=0).
   let publicUrl = config.publicUrl ?? defaultPublicUrl(config.host, config.port);
+  // Collections go upstream when the upstream is the default connector (docs/operator/connectors.md, "Collections through the upstream").
+  const upstreamForCollections = connectors.get('upstream');
+  const upstreamCollections =
+    upstreamForCollections instanceof UpstreamConnector &&
+    connectors.defaultConnector === upstreamForCollections &&
+    config.connectors.upstream
+      ? new UpstreamCollections(db, upstreamForCollections.client, config.connectors.upstream, () => publicUrl, clock)
+      : null;
   const collections = new CollectionService(db, callbackPolicy, metrics, {
     mode: config.mode,
     ttlMs: config.collectionTtlMs,
     publicUrl: () => publicUrl,
+    upstream: upstreamCollections,
+    clock,
   });
   const collectionNotifications = new CollectionNotifications(db, collections);
-  const connectorHealth = new ConnectorHealth();
-  const stepper = new PayoutStepper(db, connectors, lifecycle, Date.now, connectorHealth, config.workerLeaseMs / 2);
-  const treasury = new TreasuryService(db, connectors, connectorHealth);
+  const connectorHealth = new ConnectorHealth(clock);
+  const stepper = new PayoutStepper(db, connectors, lifecycle, clock, connectorHealth, config.workerLeaseMs / 2);
+  const treasury = new TreasuryService(db, connectors, connectorHealth, clock);
   metrics.refreshConnectors = () => treasury.refreshMetrics(metrics);
+  upstreamCollections?.bind(collections, connectorHealth);
   const upstream = connectors.get('upstream');
   const upstreamWebhookSecret = config.connectors.upstream?.webhookSecret;
   const upstreamWebhooks =
     upstream instanceof UpstreamConnector && upstreamWebhookSecret
-      ? new UpstreamWebhooks(db, upstream.client, upstreamWebhookSecret, bankNotifications)
+      ? new UpstreamWebhooks(db, upstream.client, upstreamWebhookSecret, bankNotifications, upstreamCollections)
       : null;
   const dispatcher = new WebhookDispatcher(
     db,
@@ -253,25 +274,31 @@ export async function createServer(config: Config, options: ServerOptions): Prom
       retryScheduleMs: config.webhookRetryScheduleMs,
       timeoutMs: config.webhookTimeoutMs,
       publicUrl: () => publicUrl,
+      clock,
     },
     merchantRepository,
   );
   const handlers = {
-    'payout.advance': (job: Job) => stepper.run(job),
+    // A claim's payout steps run together (PayoutStepper.runBatch).
+    'payout.advance': stepper,
     'collection.expire': (job: Job) => collections.expire(job),
+    ...(upstreamCollections ? { 'collection.upstream': (job: Job) => upstreamCollections.run(job) } : {}),
   };
   const worker = new Worker(db, handlers, dispatcher, options.logger, {
     pollMs: config.workerPollMs,
-    maxDeliveries: 32,
+    // Deliveries are claimed, read and recorded together (WebhookDispatcher.deliverMany): a claim of 128 keeps a
+    // backlog draining while each receiver's answers come in over kept-alive connections.
+    maxDeliveries: 128,
     maxJobs: 32,
     webhookTimeoutMs: config.webhookTimeoutMs,
     leaseMs: config.workerLeaseMs,
   });
 
-  // Bank statements are imported over the admin API and from the bank-file inbox alike (docs/reconciliation.md).
-  const reconciliation = new ReconciliationService(db);
+  // Bank statements are imported over the admin API and from the bank-file inbox alike (docs/operator/reconciliation.md).
+  const reconciliation = new ReconciliationService(db, clock);
   const app = await buildApp({
     config,
+    clock,
     logger: options.logger,
     health: new HealthProbe(db),
     metrics,
@@ -289,20 +316,20 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     redis,
     bankNotifications,
     collectionNotifications,
-    operators: new OperatorService(db),
-    consoleSessions: new ConsoleSessionService(db, config.consoleSessionTtlMs, merchantRepository),
+    operators: new OperatorService(db, clock),
+    consoleSessions: new ConsoleSessionService(db, config.consoleSessionTtlMs, merchantRepository, clock),
     signInThrottle: new SignInThrottle(counters, config.consoleSignInFailures, signInThrottled),
     audit: new AuditService(db),
-    creditApproval: new CreditApprovalService(db, merchants, config.creditApprovalAbove),
-    statements: new WalletStatementService(db),
-    stats: new StatsService(db),
+    creditApproval: new CreditApprovalService(db, merchants, config.creditApprovalAbove, clock),
+    statements: new WalletStatementService(db, clock),
+    stats: new StatsService(db, clock),
     treasury,
     upstreamWebhooks,
     reconciliation,
     bankFiles: new BankFileService(db),
   });
 
-  // Bank files (docs/bank-files.md): the cut-off and the inbox run beside the worker, started by listen().
+  // Bank files (docs/operator/bank-files.md): the cut-off and the inbox run beside the worker, started by listen().
   const bankFile = connectors.get('bankfile');
   const bankFileJobs =
     bankFile instanceof BankFileConnector
@@ -314,6 +341,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
             bankFile.settings.debtor,
             bankFile.settings.cutoffs,
             options.logger,
+            clock,
           ),
           inbox: new BankFileInbox(
             db,
@@ -323,6 +351,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
             bankFile.transport,
             bankFile.settings.scanMs,
             options.logger,
+            clock,
           ),
           transport: bankFile.transport,
         }

@@ -9,7 +9,7 @@ const summary = (a: Answered) =>
 
 /** `payrail bank simulate`: a bank for a bank-file folder, so that the whole loop runs without one. */
 export function bankCommands(program: Command): void {
-  const bank = program.command('bank').description('Play the bank for bank files (docs/bank-files.md)');
+  const bank = program.command('bank').description('Play the bank for bank files (docs/operator/bank-files.md)');
   bank
     .command('simulate')
     .description(

@@ -20,6 +20,7 @@ import { merchantClient, output } from '../context.ts';
 import { Exit, ExitWith, UsageError } from '../exitCodes.ts';
 import { annotate, keyValues } from '../output.ts';
 import { amountArg, positiveInt } from './operator.ts';
+import { nowDate } from '../clock.ts';
 
 export function payoutView(p: Payout): string {
   const b = p.beneficiary;
@@ -296,7 +297,7 @@ is refused with exit 4.`,
           onChange: (p) =>
             out.line(
               p,
-              () => `${new Date().toISOString()}  ${p.transactionId}  ${p.status.padEnd(10)}  ${p.statusMessage}`,
+              () => `${nowDate().toISOString()}  ${p.transactionId}  ${p.status.padEnd(10)}  ${p.statusMessage}`,
             ),
         });
         if (failedOutcome(done, opts.until)) throw new ExitWith(Exit.checkFailed);

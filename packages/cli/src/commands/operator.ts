@@ -115,7 +115,7 @@ function serverCommands(program: Command) {
 
   program
     .command('keys')
-    .description('Secrets at rest (docs/secrets-at-rest.md)')
+    .description('Secrets at rest (docs/operator/secrets-at-rest.md)')
     .command('rotate-master')
     .description(
       'Seal every stored secret under PAYRAIL_MASTER_KEY (the new key), opening those under ' +

@@ -72,7 +72,7 @@ const itemColumns: [string, (i: Row) => Cell][] = [
 ];
 
 /**
- * `payrail recon …`: bank statement reconciliation through the admin API (docs/reconciliation.md).
+ * `payrail recon …`: bank statement reconciliation through the admin API (docs/operator/reconciliation.md).
  */
 export function reconCommands(program: Command) {
   const recon = program.command('recon').description('Reconcile bank statements (camt.053, MT940) with Payrail');

@@ -1,6 +1,6 @@
 import type { BeneficiaryVerificationWire, NameMatchResult } from '@payrail/protocol';
 
-/** One account verification (docs/bulk-and-verification.md), as recorded and as answered. */
+/** One account verification (docs/merchant/bulk-and-verification.md), as recorded and as answered. */
 export interface BeneficiaryVerification {
   id: string;
   merchantId: string;

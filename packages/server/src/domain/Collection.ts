@@ -33,14 +33,25 @@ export interface Collection {
   pageToken: string;
   /** The PSP's own reference of the payment, once a notification brought it (live mode). */
   pspReference: string | null;
+  /** The connector that holds it: null for Payrail's own (payment page, PSP notifications), `upstream` (§14.1). */
+  connector?: string | null;
+  /** Routed upstream: the upstream's copy once created (its txnId and the links the payer is sent to). */
+  upstream?: UpstreamCollectionLink | null;
   expiresAt: Date;
   createdAt: Date;
   updatedAt: Date;
 }
 
+/** The upstream's copy of a collection routed to the upstream connector. */
+export interface UpstreamCollectionLink {
+  txnId: string;
+  intentUrl: string;
+  paymentUrl: string;
+}
+
 /**
- * The collection transaction object of the seed (camelCase, timestamps with milliseconds), with the fields
- * integrations of this interface read: the payee `vpa`, `txnType`, `channel`, and `paymentUrl` built from the
+ * The collection transaction object of the provider interface (camelCase, timestamps with milliseconds), with the
+ * fields integrations of this interface read: the payee `vpa`, `txnType`, `channel`, and `paymentUrl` built from the
  * external base URL (`PAYRAIL_PUBLIC_URL`).
  */
 export function toCollectionWire(c: Collection, publicUrl: string): CollectionTransactionWire {
@@ -61,6 +72,7 @@ export function toCollectionWire(c: Collection, publicUrl: string): CollectionTr
     expiresAt: c.expiresAt.toISOString(),
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
-    paymentUrl: paymentPageUrl(publicUrl, c.pageToken),
+    // Routed upstream, the payer pays at the upstream: its page, not ours.
+    paymentUrl: c.upstream?.paymentUrl ?? paymentPageUrl(publicUrl, c.pageToken),
   };
 }

@@ -17,7 +17,7 @@ export interface Merchant {
   collectionCallbackUrl: string | null;
   upiVpa: string | null;
   upiPayeeName: string | null;
-  /** docs/bulk-and-verification.md: `required` makes every initiation verify the beneficiary (4013 below the minimum score). */
+  /** docs/merchant/bulk-and-verification.md: `required` makes every initiation verify the beneficiary (4013 below the minimum score). */
   beneficiaryVerification: 'off' | 'required';
   minNameMatchScore: number;
   /** The scheme of a token issued from plain credentials on the V1 token path (which names none itself). */

@@ -1,5 +1,7 @@
-/** Console operators: people with accounts and one role each (docs/console.md). */
-export const OPERATOR_ROLES = ['viewer', 'finance', 'admin'] as const;
+/** Console operators: people with accounts and one role each (docs/operator/console.md). */
+import { OPERATOR_ROLES } from '@payrail/protocol';
+
+export { OPERATOR_ROLES };
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
 export interface Operator {

@@ -33,7 +33,7 @@ export interface Payout {
   /** When the transfer was first handed to the rail, and how many times (more than 1 only after a crash). */
   submittedAt: Date | null;
   submitAttempts: number;
-  /** The last connector answer that could not be applied (docs/operations.md), for the operator. */
+  /** The last connector answer that could not be applied (docs/internals/connector-interface.md), for the operator. */
   railError: string | null;
   /** Since when the connector has refused the submission for now (temporary refusals); null otherwise. */
   railRetrySince?: Date | null;
@@ -46,13 +46,13 @@ export interface Payout {
   returnReason?: string | null;
   istDay: string;
   istMonth: string;
-  /** The merchant's batch_id when the payout came from a bulk request (docs/bulk-and-verification.md). */
+  /** The merchant's batch_id when the payout came from a bulk request (docs/merchant/bulk-and-verification.md). */
   batchId?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
-/** The payout transaction object of the seed, as it appears (decrypted) in `data` and in webhooks. */
+/** The payout transaction object of the provider interface, as it appears (decrypted) in `data` and in webhooks. */
 export function toPayoutWire(p: Payout): PayoutTransactionWire {
   return {
     transaction_id: p.id,

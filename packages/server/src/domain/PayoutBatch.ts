@@ -1,6 +1,6 @@
 import type { PayoutStatus, Scheme } from '@payrail/protocol';
 
-/** A recorded bulk payout request (docs/bulk-and-verification.md); identified by the merchant and its batch_id. */
+/** A recorded bulk payout request (docs/merchant/bulk-and-verification.md); identified by the merchant and its batch_id. */
 export interface PayoutBatch {
   merchantId: string;
   batchId: string;

@@ -3,12 +3,12 @@ import { monotonicFactory } from 'ulid';
 
 const ulid = monotonicFactory();
 
-/** A new service identifier: type prefix + ULID, time-ordered (docs/api-reference.md, "Basics"). */
-export function newId(kind: IdKind, now: number = Date.now()): string {
+/** A new service identifier: type prefix + ULID, time-ordered (docs/merchant/api-reference.md, "Basics"). */
+export function newId(kind: IdKind, now: number): string {
   return ID_PREFIX[kind] + ulid(now);
 }
 
 /** Console identifiers (not part of the merchant interface): operators `OP…` and credit requests `CR…`. */
-export function newConsoleId(prefix: 'OP' | 'CR', now: number = Date.now()): string {
+export function newConsoleId(prefix: 'OP' | 'CR', now: number): string {
   return prefix + ulid(now);
 }

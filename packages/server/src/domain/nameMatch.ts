@@ -2,8 +2,8 @@ import type { NameMatchResult } from '@payrail/protocol';
 import { transliterateIndic } from './indicTransliteration.ts';
 
 /**
- * How closely the name a merchant gave matches the account holder's name at the bank (docs/bulk-and-verification.md).
- * The algorithm (documented in docs/bulk-and-verification.md):
+ * How closely the name a merchant gave matches the account holder's name at the bank (docs/merchant/bulk-and-verification.md).
+ * The algorithm (documented in docs/merchant/bulk-and-verification.md):
  *
  * 1. Normalise each name: Unicode NFKC, Indian scripts spelled in Latin letters, lower case, accents dropped,
  *    every character that is not a letter or digit (dots, commas, hyphens, apostrophes) becomes a space, split

@@ -11,7 +11,7 @@ import { BENEFICIARY_NAME_RULE, isBeneficiaryName } from './beneficiaryName.ts';
 import { MAX_CALLBACK_URL_LENGTH } from './callbackUrl.ts';
 import { RequestRejected } from './RequestRejected.ts';
 
-/** Per-mode bounds in paise (the seed's Limits table, in rupees there). */
+/** Per-mode bounds in paise (the provider interface's limits table, in rupees there). */
 export const MODE_LIMITS: Readonly<Record<PaymentMode, { min: bigint; max: bigint }>> = {
   IMPS: { min: 100n, max: 500_000_00n },
   NEFT: { min: 100n, max: 1_000_000_00n },
@@ -36,7 +36,7 @@ const reject = (def: Parameters<typeof withMessage>[0], message?: string): never
   throw new RequestRejected(message ? withMessage(def, message) : def);
 };
 
-/** First check of docs/api-reference.md: sender_id present and well-formed (4017). */
+/** First check of docs/merchant/api-reference.md: sender_id present and well-formed (4017). */
 export function checkSenderId(plain: Record<string, unknown>): string {
   const senderId = plain.sender_id;
   if (!isSenderId(senderId)) {
@@ -108,7 +108,7 @@ export interface BeneficiaryFields {
 
 /**
  * The beneficiary checks of an initiation, in the contract's order: name (4003), IFSC (4007), account number
- * (4008). Nested under `beneficiary` or flat at the top level. Beneficiary verification (docs/bulk-and-verification.md) uses the
+ * (4008). Nested under `beneficiary` or flat at the top level. Beneficiary verification (docs/merchant/bulk-and-verification.md) uses the
  * same function, so a name, IFSC or account accepted by one is accepted by the other.
  */
 export function checkBeneficiary(

@@ -1,8 +1,8 @@
 import type { PayoutStatus, WebhookEventType } from '@payrail/protocol';
 
 /**
- * The seed's payout transition table plus the return (SUCCESS → REFUNDED); the database enforces the same table
- * with a trigger (migration 017).
+ * The provider interface's payout transition table plus the return (SUCCESS → REFUNDED); the database enforces the
+ * same table with a trigger (migration 017).
  */
 export const PAYOUT_TRANSITIONS: Readonly<Record<PayoutStatus, readonly PayoutStatus[]>> = {
   INITIATED: ['PROCESSING'],

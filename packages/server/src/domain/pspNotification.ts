@@ -2,7 +2,7 @@ import { isId, parseRupees } from '@payrail/protocol';
 import { isUtr } from './utr.ts';
 
 /**
- * What a PSP or bank tells Payrail about a collection or a payout (docs/live-mode.md). Parsed here, with one
+ * What a PSP or bank tells Payrail about a collection or a payout (docs/operator/live-mode.md). Parsed here, with one
  * set of rules for the HTTP routes and for in-process connectors; fields Payrail does not know are ignored, so a
  * PSP may send its own alongside.
  */

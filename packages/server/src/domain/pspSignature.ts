@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * The signature of a PSP or bank notification (docs/live-mode.md): header
+ * The signature of a PSP or bank notification (docs/operator/live-mode.md): header
  * `Payrail-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret as UTF-8, "<t>.<raw body>")>`.
  * The timestamp is signed with the body, so a captured notification cannot be replayed once it is older than the
  * tolerance; within it, replays are harmless because notifications are idempotent.

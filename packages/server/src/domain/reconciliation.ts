@@ -10,7 +10,7 @@ import { monotonicFactory } from 'ulid';
 const ulid = monotonicFactory();
 
 /** Identifiers of imported statements (`BS…`) and their reconciliation runs (`RR…`): prefix + ULID. */
-export function newReconId(prefix: 'BS' | 'RR', now: number = Date.now()): string {
+export function newReconId(prefix: 'BS' | 'RR', now: number): string {
   return prefix + ulid(now);
 }
 

@@ -1,4 +1,4 @@
-/** An operator API error: `{"error": {"code", "message"}}` with its HTTP status (docs/admin-api.md). */
+/** An operator API error: `{"error": {"code", "message"}}` with its HTTP status (docs/operator/admin-api.md). */
 export class AdminError extends Error {
   constructor(
     readonly status: number,

@@ -2,7 +2,7 @@ import type { errorResponseBuilderContext } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 
 /**
- * Per-merchant, per-endpoint request limits on the status endpoints (docs/api-reference.md), on @fastify/rate-limit:
+ * Per-merchant, per-endpoint request limits on the status endpoints (docs/merchant/api-reference.md), on @fastify/rate-limit:
  * a fixed one-minute window, counters in memory or in Redis (shared by every instance). Past the limit the
  * plugin sets Retry-After and RateLimit-* and throws a 429, which the error handler turns into 4290 in the
  * endpoint's own envelope. Requests without a session are not counted (they are refused anyway). Routes that

@@ -18,6 +18,8 @@ import type { FailureThrottle } from '../services/FailureThrottle.ts';
 import type { HealthProbe } from '../services/HealthProbe.ts';
 import type { WebhookAdminService } from '../services/WebhookAdminService.ts';
 import { fallbackRateLimitStore } from './FallbackRateLimitStore.ts';
+import { localRateLimitStore } from './LocalRateLimitStore.ts';
+import type { Clock } from '../clock.ts';
 import type { Metrics } from '../observability/Metrics.ts';
 import type { AuditService } from '../services/AuditService.ts';
 import type { ConsoleSessionService } from '../services/ConsoleSessionService.ts';
@@ -60,10 +62,12 @@ import { adminConnectorRoutes } from './routes/adminConnectorRoutes.ts';
 import { upstreamWebhookRoutes } from './routes/upstreamWebhookRoutes.ts';
 import type { TreasuryService } from '../services/TreasuryService.ts';
 import type { UpstreamWebhooks } from '../services/UpstreamWebhooks.ts';
-import './routeContext.ts';
+import type { RouteTableEntry } from './routeContext.ts';
 
 export interface AppDeps {
   config: Config;
+  /** The composition root's clock: whatever the HTTP layer reads of the time. */
+  clock: Clock;
   logger: Logger;
   health: HealthProbe;
   metrics: Metrics;
@@ -84,7 +88,7 @@ export interface AppDeps {
   redis: Redis | null;
   bankNotifications: BankNotifications;
   collectionNotifications: CollectionNotifications;
-  /** The console (docs/console.md). */
+  /** The console (docs/operator/console.md). */
   operators: OperatorService;
   consoleSessions: ConsoleSessionService;
   signInThrottle: SignInThrottle;
@@ -96,9 +100,9 @@ export interface AppDeps {
   treasury: TreasuryService;
   /** The upstream's webhooks, when PAYRAIL_UPSTREAM_WEBHOOK_SECRET is set. */
   upstreamWebhooks: UpstreamWebhooks | null;
-  /** Bank statement reconciliation (docs/reconciliation.md). */
+  /** Bank statement reconciliation (docs/operator/reconciliation.md). */
   reconciliation: ReconciliationService;
-  /** Bank files cut and received (docs/bank-files.md). */
+  /** Bank files cut and received (docs/operator/bank-files.md). */
   bankFiles: BankFileService;
 }
 
@@ -145,12 +149,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('consoleMerchant', null);
   app.decorateRequest('auditNote', null);
   // Every route as registered, so a test can check that the OpenAPI document covers all of them.
-  const routeTable: { method: string; url: string; hidden: boolean }[] = [];
+  const routeTable: RouteTableEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const hidden = Boolean((route.schema as { hide?: boolean } | undefined)?.hide) || route.url.startsWith('/docs');
-    for (const method of methods) routeTable.push({ method, url: route.url, hidden });
+    // The schema is read when asked: onRoute hooks of inner scopes (the admin security) replace it after this one.
+    for (const method of methods) {
+      routeTable.push({
+        method,
+        url: route.url,
+        hidden,
+        get schema() {
+          return route.schema;
+        },
+      });
+    }
   });
   registerErrorHandler(app);
   registerGracefulClose(app);
@@ -170,15 +184,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(rateLimit, {
     global: false,
     enableDraftSpec: true,
-    // Counters in Redis (shared by every instance), in process memory while Redis is unreachable.
-    ...(deps.redis
-      ? {
-          store: fallbackRateLimitStore(
-            deps.redis,
-            `${deps.config.redisPrefix}rl:`,
-          ) as unknown as FastifyRateLimitStoreCtor,
-        }
-      : {}),
+    // Counters in Redis (shared by every instance), in process memory while Redis is unreachable; in memory, on
+    // the server's clock.
+    store: (deps.redis
+      ? fallbackRateLimitStore(deps.redis, `${deps.config.redisPrefix}rl:`, deps.clock)
+      : localRateLimitStore(deps.clock)) as unknown as FastifyRateLimitStoreCtor,
   });
   const statusRateLimit = new StatusRateLimit(app, deps.config.rateLimitPerMinute);
 
@@ -189,7 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   bulkRoutes(app, { ...deps, statusRateLimit });
   if (deps.config.mode === 'sandbox') sandboxRoutes(app, deps);
   paymentPageRoutes(app, { collections: deps.collections, sandbox: deps.config.mode === 'sandbox' });
-  // Signed PSP/bank notifications (docs/live-mode.md): only when the operator has set their secret.
+  // Signed PSP/bank notifications (docs/operator/live-mode.md): only when the operator has set their secret.
   if (deps.config.pspNotifySecret) await pspRoutes(app, { ...deps, secret: deps.config.pspNotifySecret });
   if (deps.upstreamWebhooks) await upstreamWebhookRoutes(app, { upstreamWebhooks: deps.upstreamWebhooks });
 

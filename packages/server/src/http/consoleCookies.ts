@@ -30,9 +30,19 @@ export function readCookie(request: FastifyRequest, name: string): string | unde
   return undefined;
 }
 
-/** HttpOnly (no script reads it), SameSite=Strict (no other site sends it), Secure behind https, expiring. */
-export function setSessionCookie(reply: FastifyReply, name: string, value: string, expiresAt: Date, secure: boolean) {
-  const maxAge = Math.max(0, Math.round((expiresAt.getTime() - Date.now()) / 1000));
+/**
+ * HttpOnly (no script reads it), SameSite=Strict (no other site sends it), Secure behind https, expiring.
+ * `openedAt`: when the session was opened (the server's clock), where Max-Age counts from.
+ */
+export function setSessionCookie(
+  reply: FastifyReply,
+  name: string,
+  value: string,
+  expiresAt: Date,
+  secure: boolean,
+  openedAt: Date,
+) {
+  const maxAge = Math.max(0, Math.round((expiresAt.getTime() - openedAt.getTime()) / 1000));
   const attributes = [
     `${name}=${value}`,
     'Path=/',

@@ -1,3 +1,4 @@
+import { createdRangeQuery, deliverySummary as deliverySummarySchema } from '@payrail/protocol';
 import type { Merchant } from '../domain/Merchant.ts';
 import { istDayStart } from '../domain/istPeriod.ts';
 import type { WebhookAdminService } from '../services/WebhookAdminService.ts';
@@ -5,11 +6,8 @@ import { AdminError } from './AdminError.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** `from` and `to` of a list's query string: IST calendar days, both inclusive. */
-export const createdRangeQuery = {
-  from: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'first IST day (YYYY-MM-DD)' },
-  to: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'last IST day, inclusive' },
-} as const;
+/** The schemas of these helpers' query and answer (protocol's). */
+export { createdRangeQuery, deliverySummarySchema };
 
 export interface CreatedRange {
   /** Created at or after this instant. */
@@ -49,26 +47,6 @@ export async function withMerchantNames<T extends { merchant_id: string }>(
   const names = new Map(ids.map((id, i) => [id, found[i]?.name ?? null]));
   return rows.map((r) => ({ ...r, merchant_name: names.get(r.merchant_id) ?? null }));
 }
-
-export const deliverySummarySchema = {
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: {
-      id: { type: 'string' },
-      type: { type: 'string' },
-      state: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
-      attempt_count: { type: 'integer' },
-      next_attempt_at: { type: ['string', 'null'] },
-      last_status: { type: ['integer', 'null'] },
-      last_error: { type: ['string', 'null'] },
-      waiting_behind: {
-        type: ['string', 'null'],
-        description: 'the earlier, still pending delivery of this transaction this one waits for',
-      },
-    },
-  },
-} as const;
 
 /**
  * The webhook deliveries of one transaction, oldest first, with when the next attempt is due and which earlier

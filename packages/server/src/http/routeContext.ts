@@ -1,10 +1,19 @@
 import type { CodeDef } from '@payrail/protocol';
+import type { FastifySchema } from 'fastify';
 import type { Merchant } from '../domain/Merchant.ts';
 import type { Actor, OperatorRole } from '../domain/Operator.ts';
 import type { Session } from '../services/TokenService.ts';
 
 /** How a route answers errors: the payout (snake_case) or collection/token (camelCase) envelope, or admin JSON. */
 export type ErrorStyle = 'payout' | 'collection' | 'admin' | 'plain';
+
+/** A route as registered: its method, URL and (once every onRoute hook has run) its schema. */
+export interface RouteTableEntry {
+  method: string;
+  url: string;
+  hidden: boolean;
+  readonly schema: FastifySchema | undefined;
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -21,7 +30,7 @@ declare module 'fastify' {
     bodyTooLarge?: CodeDef;
   }
   interface FastifyInstance {
-    routeTable: { method: string; url: string; hidden: boolean }[];
+    routeTable: RouteTableEntry[];
   }
   interface FastifyRequest {
     session: Session | null;

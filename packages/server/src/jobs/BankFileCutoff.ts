@@ -1,14 +1,18 @@
 import { monotonicFactory } from 'ulid';
 import type { Cutoffs } from '../bankFileConfig.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import { istDay } from '../domain/istPeriod.ts';
 import { pain001FileName, writePain001, type Debtor } from '../rails/bankfile/pain001.ts';
 import type { BankFileTransport } from '../rails/bankfile/transport.ts';
 import type { PayoutLifecycle } from '../services/PayoutLifecycle.ts';
 import type { Database } from '../store/Database.ts';
 import { BankFileRepository as Repo } from '../store/repositories/BankFileRepository.ts';
-import { PayoutRepository } from '../store/repositories/PayoutRepository.ts';
+import { lockFileStatuses } from '../services/PayoutBulkMoves.ts';
 
 const ulid = monotonicFactory();
+
+/** Who moves a bank file's payouts, in their history (PayoutLifecycle.railActor of the bankfile connector). */
+export const BANKFILE_RAIL_ACTOR = 'rail:bankfile';
 
 /** A file holds at most this many payouts; more waiting are cut into the next file at once. */
 export const MAX_PAYOUTS_PER_FILE = 10_000;
@@ -17,7 +21,7 @@ export const MAX_PAYOUTS_PER_FILE = 10_000;
 const CUT_LOCK = 0x62616e6b; // "bank"
 
 /** MsgId: Max35Text, unique: `PR` and a ULID (28 characters). */
-export const newMsgId = (now = Date.now()) => `PR${ulid(now)}`;
+export const newMsgId = (now: number) => `PR${ulid(now)}`;
 
 const IST_OFFSET_MS = 19_800_000;
 const DAY_MS = 86_400_000;
@@ -42,7 +46,7 @@ export interface CutoffLog {
 }
 
 /**
- * At each cut-off, the payouts routed to bank files that wait go into one pain.001 (docs/bank-files.md). The cut
+ * At each cut-off, the payouts routed to bank files that wait go into one pain.001 (docs/operator/bank-files.md). The cut
  * is one transaction: claim the waiting payouts, record the file and its items (a payout in at most one file:
  * the database's unique index). The file is written to the outbox after that transaction, then marked delivered
  * and its payouts moved INITIATED → PROCESSING with the MsgId as their rail reference. A crash in between leaves
@@ -60,7 +64,7 @@ export class BankFileCutoff {
     private readonly debtor: Debtor,
     private readonly cutoffs: Cutoffs,
     private readonly log: CutoffLog,
-    private readonly now: () => number = Date.now,
+    private readonly now: Clock = systemClock,
   ) {}
 
   start(): void {
@@ -145,12 +149,14 @@ export class BankFileCutoff {
     await this.transport.write('outbox', pain001FileName(msgId), xml);
     await this.db.transaction(async (tx) => {
       if (!(await Repo.markDelivered(tx, msgId))) return;
-      for (const id of await Repo.payoutIdsOf(tx, msgId)) {
-        const payout = await PayoutRepository.lockById(tx, id);
-        // The bank may have answered already (a status report read before this delivery was recorded).
-        if (payout?.status !== 'INITIATED') continue;
-        await this.lifecycle.applySubmitAnswer(tx, payout, { accepted: true, reference: msgId });
-      }
+      // The bank may have answered already (a status report read before this delivery was recorded).
+      const waiting = (await lockFileStatuses(tx, msgId)).filter((p) => p.status === 'INITIATED');
+      // The file's acceptance is every payout's (PayoutLifecycle.applySubmitAnswer's accepted), set-based.
+      await this.lifecycle.moveMany(
+        tx,
+        waiting.map((payout) => ({ payout, to: 'PROCESSING' as const, railReference: msgId })),
+        BANKFILE_RAIL_ACTOR,
+      );
     });
   }
 

@@ -1,25 +1,21 @@
 import { createHash } from 'node:crypto';
-import { formatPaise } from '@payrail/protocol';
-import type { Payout } from '../domain/Payout.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import { readCamt054, CAMT054_NAME, type Notification } from '../rails/bankfile/camt054.ts';
 import { readPain002, PAIN002_NAME, type StatusReport } from '../rails/bankfile/pain002.ts';
-import { describeReason } from '../rails/bankfile/reasonCodes.ts';
 import type { BankFileTransport } from '../rails/bankfile/transport.ts';
 import { BankFileUnreadable, MAX_BANK_FILE_BYTES, readIsoMessage } from '../rails/bankfile/xmlRead.ts';
 import type { BankNotifications } from '../services/BankNotifications.ts';
 import type { PayoutLifecycle } from '../services/PayoutLifecycle.ts';
 import { StatementUnbalanced, StatementUnreadable } from '../services/ReconciliationService.ts';
-import type { Database, Queryable } from '../store/Database.ts';
+import type { Database } from '../store/Database.ts';
 import { BankFileRepository as Repo } from '../store/repositories/BankFileRepository.ts';
-import { PayoutRepository } from '../store/repositories/PayoutRepository.ts';
-import type { CutoffLog } from './BankFileCutoff.ts';
+import { BANKFILE_RAIL_ACTOR, type CutoffLog } from './BankFileCutoff.ts';
+import { FilePlan } from './BankFileEntries.ts';
 
 /** Who applies a bank file's entries, in the payouts' history. */
-export const BANKFILE_ACTOR = 'rail:bankfile';
+export const BANKFILE_ACTOR = BANKFILE_RAIL_ACTOR;
 /** Two instances never apply the same inbox at once. */
 const INBOX_LOCK = 0x696e6278; // "inbx"
-/** The first refusals of a file are named in its reason; the rest are counted. */
-const NAMED_REFUSALS = 5;
 
 /** What became of one inbox file. */
 export type InboxResult =
@@ -28,34 +24,27 @@ export type InboxResult =
   | { kind: 'known' }
   | { kind: 'busy' };
 
-/** camt.053 statements go to reconciliation (services/ReconciliationService.ts). */
+/** camt.053 and MT940 statements go to reconciliation (services/ReconciliationService.ts). */
 export interface StatementImporter {
-  importStatement(bytes: Buffer, format: 'camt.053', actor: string): Promise<unknown>;
+  importStatement(bytes: Buffer, format: 'camt.053' | 'mt940', actor: string): Promise<unknown>;
+}
+
+/** The message type an MT940 statement is recorded with (an inbox file is MT940 when it is text opening a :20:). */
+export const MT940_TYPE = 'MT940';
+/** SWIFT text whose first field is :20: (bare, after a bank's header lines, or in a block 4), not XML. */
+function looksLikeMt940(bytes: Buffer): boolean {
+  const head = bytes
+    .subarray(0, 4096)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
+  return !head.trimStart().startsWith('<') && /(?:^|[\n{:])\s*:20:/.test(head);
 }
 
 const CAMT053 = /^camt\.053\.001\.\d\d$/;
 const NAMESPACE = /urn:iso:std:iso:20022:tech:xsd:([a-z]{4}\.\d{3}\.\d{3}\.\d{2})/;
 
-/** Entries applied, and the ones refused with why. */
-class Tally {
-  entries = 0;
-  refused: string[] = [];
-  refuse(why: string): void {
-    this.refused.push(why);
-  }
-  reason(): string | null {
-    if (this.refused.length === 0) return null;
-    const named = this.refused.slice(0, NAMED_REFUSALS).join('; ');
-    const more = this.refused.length - NAMED_REFUSALS;
-    return `${this.refused.length} entr${this.refused.length === 1 ? 'y' : 'ies'} refused: ${named}${more > 0 ? `; and ${more} more` : ''}`.slice(
-      0,
-      2000,
-    );
-  }
-}
-
 /**
- * Reads the bank's files from inbox/ (docs/bank-files.md). Each file is applied whole, in one transaction, or not
+ * Reads the bank's files from inbox/ (docs/operator/bank-files.md). Each file is applied whole, in one transaction, or not
  * at all: known by its SHA-256 (applied before: moved to processed/, nothing changes); unreadable (not XML, an
  * unknown message, a schema violation): recorded failed with its reason and moved to failed/; else every entry is
  * reported like a bank notification (BankNotifications), the file recorded applied, and moved to processed/. An
@@ -71,11 +60,14 @@ export class BankFileInbox {
   constructor(
     private readonly db: Database,
     private readonly lifecycle: PayoutLifecycle,
-    private readonly notifications: BankNotifications,
+    /** Kept for the composition root; a file's entries are applied set-based (BankFileEntries.ts). */
+    readonly notifications: BankNotifications,
     private readonly statements: StatementImporter | null,
     private readonly transport: BankFileTransport,
     private readonly scanMs: number,
     private readonly log: CutoffLog,
+    /** The composition root's clock (the lifecycle holds its own). */
+    readonly clock: Clock = systemClock,
   ) {}
 
   start(): void {
@@ -153,6 +145,7 @@ export class BankFileInbox {
   private async apply(name: string, bytes: Buffer, sha256: string): Promise<InboxResult> {
     const messageType = NAMESPACE.exec(bytes.subarray(0, 4096).toString('utf8'))?.[1] ?? null;
     if (messageType && CAMT053.test(messageType)) return this.importStatement(name, bytes, sha256, messageType);
+    if (!messageType && looksLikeMt940(bytes)) return this.importStatement(name, bytes, sha256, MT940_TYPE);
     let parsed: { pain002: StatusReport } | { camt054: Notification };
     try {
       if (messageType === PAIN002_NAME) parsed = { pain002: readPain002(bytes) };
@@ -171,9 +164,10 @@ export class BankFileInbox {
       if (!rows[0]?.ok) return { kind: 'busy' };
       // Another instance applied the same bytes between our check and this lock.
       if (await Repo.inboundKnown(tx, sha256)) return { kind: 'known' };
-      const tally = new Tally();
-      if ('pain002' in parsed) await this.applyStatusReport(tx, parsed.pain002, tally);
-      else await this.applyNotification(tx, parsed.camt054, tally);
+      // Every entry read against the payouts as the earlier ones leave them, then written set-based.
+      const plan = await FilePlan.prepare(tx, parsed, BANKFILE_ACTOR);
+      await plan.execute(tx, this.lifecycle);
+      const tally = plan.tally;
       const reason = tally.reason();
       await Repo.recordInbound(tx, {
         sha256,
@@ -204,7 +198,8 @@ export class BankFileInbox {
     if (!this.statements) return { kind: 'failed', messageType, reason: 'statements are not imported here' };
     try {
       // Its own transaction; the same statement again changes nothing there either.
-      await this.statements.importStatement(bytes, 'camt.053', `bankfile:${name}`.slice(0, 200));
+      const format = messageType === MT940_TYPE ? 'mt940' : 'camt.053';
+      await this.statements.importStatement(bytes, format, `bankfile:${name}`.slice(0, 200));
     } catch (err) {
       if (err instanceof StatementUnreadable || err instanceof StatementUnbalanced) {
         return { kind: 'failed', messageType, reason: err.message };
@@ -221,114 +216,6 @@ export class BankFileInbox {
       refused: 0,
     });
     return { kind: 'applied', messageType, entries: 0, refused: 0, reason: null };
-  }
-
-  /** The payout an entry names, locked; null (and the entry refused) when it names none of Payrail's bank-file payouts. */
-  private async payoutFor(tx: Queryable, id: string, tally: Tally): Promise<Payout | null> {
-    const payout = /^PT[0-9A-HJKMNP-TV-Z]{26}$/.test(id) ? await PayoutRepository.lockById(tx, id) : null;
-    if (!payout || payout.rail !== 'bankfile') {
-      tally.refuse(`${id.slice(0, 40)}: no such bank-file payout`);
-      return null;
-    }
-    tally.entries++;
-    // A report on a payout whose file's delivery is not recorded yet (a crash after the write): the report is the
-    // evidence of delivery.
-    if (payout.status === 'INITIATED') {
-      const msgId = await Repo.msgIdOf(tx, payout.id);
-      if (!msgId) {
-        tally.refuse(`${payout.id}: not in any file Payrail cut`);
-        return null;
-      }
-      await this.lifecycle.applySubmitAnswer(tx, payout, { accepted: true, reference: msgId });
-      return PayoutRepository.lockById(tx, payout.id);
-    }
-    return payout;
-  }
-
-  private async report(tx: Queryable, payout: Payout, outcome: object, tally: Tally): Promise<void> {
-    const result = await this.notifications.reportWithin(tx, payout, outcome, BANKFILE_ACTOR);
-    if (result === 'error') {
-      const after = await PayoutRepository.findById(tx, payout.id);
-      tally.refuse(`${payout.id}: ${after?.railError ?? 'not applied'}`);
-    }
-  }
-
-  private async applyStatusReport(tx: Queryable, report: StatusReport, tally: Tally): Promise<void> {
-    if (report.groupStatus === 'RJCT') {
-      const ids = await Repo.payoutIdsOf(tx, report.originalMsgId);
-      if (ids.length === 0) tally.refuse(`OrgnlMsgId ${report.originalMsgId.slice(0, 40)}: no such file`);
-      const reason = describeReason(report.groupReasonCode, report.groupAdditionalInfo);
-      for (const id of ids) {
-        const payout = await this.payoutFor(tx, id, tally);
-        if (payout) await this.report(tx, payout, { status: 'FAILED', reason }, tally);
-      }
-    }
-    for (const info of report.paymentInfos) {
-      if (info.status !== 'RJCT') continue;
-      // Payrail's PmtInfId is `<MsgId>-<mode>`: the block's payments are the file's payouts of that mode.
-      const mode = info.originalPmtInfId.startsWith(`${report.originalMsgId}-`)
-        ? info.originalPmtInfId.slice(report.originalMsgId.length + 1)
-        : null;
-      const ids = mode === null ? [] : await Repo.payoutIdsOf(tx, report.originalMsgId);
-      const reason = describeReason(info.reasonCode, info.additionalInfo);
-      let found = 0;
-      for (const id of ids) {
-        const current = await PayoutRepository.findById(tx, id);
-        if (current?.paymentMode !== mode) continue;
-        found++;
-        const payout = await this.payoutFor(tx, id, tally);
-        if (payout) await this.report(tx, payout, { status: 'FAILED', reason }, tally);
-      }
-      if (found === 0) tally.refuse(`OrgnlPmtInfId ${info.originalPmtInfId.slice(0, 40)}: no such payment block`);
-    }
-    for (const t of report.transactions) {
-      if (t.status !== 'RJCT' && t.status !== 'PDNG') {
-        // ACCP, ACTC, ACSP (and the other acceptances): the bank has it, nothing to change.
-        tally.entries++;
-        continue;
-      }
-      const payout = await this.payoutFor(tx, t.endToEndId, tally);
-      if (!payout) continue;
-      const reason = describeReason(t.reasonCode, t.additionalInfo);
-      const outcome =
-        t.status === 'RJCT'
-          ? { status: 'FAILED', reason }
-          : t.reasonCode
-            ? { status: 'PENDING', reason }
-            : { status: 'PENDING' };
-      await this.report(tx, payout, outcome, tally);
-    }
-  }
-
-  private async applyNotification(tx: Queryable, notification: Notification, tally: Tally): Promise<void> {
-    for (const t of notification.transactions) {
-      // Entries not booked are news to come; entries without a payout's EndToEndId are the account's others.
-      if (t.entryStatus !== 'BOOK' || t.endToEndId === null) continue;
-      if (t.direction === 'CRDT' && !t.isReturn) continue;
-      const payout = await this.payoutFor(tx, t.endToEndId, tally);
-      if (!payout) continue;
-      if (t.direction === 'DBIT') {
-        if (t.currency !== 'INR' || t.amount !== payout.amount) {
-          const message = `bank file booked ${t.currency} ${formatPaise(t.amount)}, but the payout is for INR ${formatPaise(payout.amount)}; not applied`;
-          if (payout.railError !== message) await this.lifecycle.recordRailError(tx, payout, message, BANKFILE_ACTOR);
-          tally.refuse(`${payout.id}: amount ${formatPaise(t.amount)} differs from ${formatPaise(payout.amount)}`);
-          continue;
-        }
-        const utr = t.clearingReference ?? t.accountServicerReference;
-        if (!utr) {
-          const message = 'bank file booked the debit without a reference (ClrSysRef or AcctSvcrRef); not applied';
-          if (payout.railError !== message) await this.lifecycle.recordRailError(tx, payout, message, BANKFILE_ACTOR);
-          tally.refuse(`${payout.id}: no reference`);
-          continue;
-        }
-        await this.report(tx, payout, { status: 'SUCCESS', utr }, tally);
-        continue;
-      }
-      const reason = describeReason(t.returnReasonCode, t.returnAdditionalInfo);
-      // Money sent back after SUCCESS is a return; before SUCCESS the transfer simply failed.
-      const outcome = payout.status === 'SUCCESS' ? { status: 'RETURNED', reason } : { status: 'FAILED', reason };
-      await this.report(tx, payout, outcome, tally);
-    }
   }
 
   async stop(): Promise<void> {

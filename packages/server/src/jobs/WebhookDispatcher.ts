@@ -7,8 +7,10 @@ import {
   type WebhookEventWire,
 } from '@payrail/protocol';
 import type { Logger } from 'pino';
+import { systemClock, type Clock } from '../clock.ts';
 import { callbackUrlProblem } from '../domain/callbackUrl.ts';
 import { webhookSigningSecrets } from '../domain/webhookSigningSecrets.ts';
+import type { Merchant } from '../domain/Merchant.ts';
 import type { Metrics } from '../observability/Metrics.ts';
 import type { CallbackPolicy } from '../services/CallbackPolicy.ts';
 import { SERVER_VERSION } from '../serverVersion.ts';
@@ -16,9 +18,12 @@ import type { Database } from '../store/Database.ts';
 import { MerchantRepository } from '../store/repositories/MerchantRepository.ts';
 import {
   WebhookRepository,
+  type DeliveryState,
   type WebhookAttempt,
   type WebhookDelivery,
 } from '../store/repositories/WebhookRepository.ts';
+import { DatabaseUnavailable } from '../domain/DatabaseUnavailable.ts';
+import { GroupCommit, type ItemOutcome } from './GroupCommit.ts';
 import { postWebhook } from './postWebhook.ts';
 
 export interface DispatcherOptions {
@@ -26,6 +31,15 @@ export interface DispatcherOptions {
   timeoutMs: number;
   /** The deployment's external base URL (PAYRAIL_PUBLIC_URL), named in the User-Agent so receivers know the sender. */
   publicUrl?: () => string;
+  /** The composition root's clock (attempt times, signature timestamps); default: the system's. */
+  clock?: Clock;
+}
+
+/** One attempt to record: the claim it was made under, what happened, and the delivery's next state. */
+interface AttemptRecord {
+  claimed: Pick<WebhookDelivery, 'id' | 'leaseOwner'>;
+  attempt: WebhookAttempt;
+  next: { state: DeliveryState; retryInMs: number | null };
 }
 
 /** `Payrail-Webhook/<version>`, then the sending deployment as a comment: `Payrail-Webhook/0.1.0 (+https://host)`. */
@@ -40,8 +54,15 @@ export function webhookUserAgent(publicUrl?: string): string {
  * runs out, then the delivery is failed. `data` is encrypted at send time with the merchant's current keys and
  * the transaction's scheme, and the body is signed at send time with the secrets valid then (both during a
  * rotation). The connection goes only to addresses the callback policy checked (see `CallbackPolicy`).
+ *
+ * Deliveries claimed together (`deliverMany`) read their merchants in one statement and are sent each on its own;
+ * their attempts are recorded together (group commit: the attempts that end while a record is being written go
+ * in the next one), each still only under the lease it was claimed with.
  */
 export class WebhookDispatcher {
+  private readonly clock: Clock;
+  private readonly recorder: GroupCommit<AttemptRecord, boolean>;
+
   constructor(
     private readonly db: Database,
     private readonly policy: CallbackPolicy,
@@ -50,23 +71,54 @@ export class WebhookDispatcher {
     private readonly options: DispatcherOptions,
     /** Opens the merchant's sealed keys and webhook secrets (the server passes the one built on its master key). */
     private readonly merchants = new MerchantRepository(),
-  ) {}
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.recorder = new GroupCommit((items) => this.recordAll(items));
+  }
 
-  async deliver(delivery: WebhookDelivery): Promise<void> {
-    const started = Date.now();
-    const attempt: WebhookAttempt = { attemptedAt: new Date(started), durationMs: 0, httpStatus: null, error: null };
+  /** Sends one claimed delivery and records the attempt. */
+  deliver(delivery: WebhookDelivery): Promise<void> {
+    return this.deliverMany([delivery])[0] as Promise<void>;
+  }
+
+  /**
+   * Sends deliveries claimed together, each on its own, with their merchants read in one statement; one promise per
+   * delivery, in order, settled once its attempt is recorded (or found to be someone else's).
+   */
+  deliverMany(deliveries: readonly WebhookDelivery[]): Promise<void>[] {
+    if (deliveries.length === 0) return [];
+    const merchants = this.merchants.findByIds(
+      this.db,
+      deliveries.map((d) => d.merchantId),
+    );
+    return deliveries.map((d) =>
+      this.attempt(
+        d,
+        merchants.then((m) => m.get(d.merchantId) ?? null),
+      ),
+    );
+  }
+
+  private async attempt(delivery: WebhookDelivery, merchant: Promise<Merchant | null>): Promise<void> {
+    const started = performance.now();
+    const attempt: WebhookAttempt = {
+      attemptedAt: new Date(this.clock()),
+      durationMs: 0,
+      httpStatus: null,
+      error: null,
+    };
     try {
-      attempt.httpStatus = await this.send(delivery);
+      attempt.httpStatus = await this.send(delivery, await merchant);
       if (attempt.httpStatus < 200 || attempt.httpStatus > 299) attempt.error = `HTTP ${attempt.httpStatus}`;
     } catch (err) {
       attempt.error = describe(err, this.options.timeoutMs);
     }
-    attempt.durationMs = Date.now() - started;
+    attempt.durationMs = Math.round(performance.now() - started);
     const ok = attempt.error === null;
     const attemptsSoFar = delivery.attempts + 1;
     const retryInMs = ok ? null : (this.options.retryScheduleMs[attemptsSoFar - 1] ?? null);
     const state = ok ? 'delivered' : retryInMs === null ? 'failed' : 'pending';
-    if (!(await WebhookRepository.recordAttempt(this.db, delivery, attempt, { state, retryInMs }))) {
+    if (!(await this.recorder.submit({ claimed: delivery, attempt, next: { state, retryInMs } }))) {
       // Our lease expired and another claim (or an operator replay) owns the delivery now: its outcome wins.
       this.logger.warn(
         { delivery: delivery.id, status: attempt.httpStatus, error: attempt.error },
@@ -81,8 +133,30 @@ export class WebhookDispatcher {
     );
   }
 
-  private async send(delivery: WebhookDelivery): Promise<number> {
-    const merchant = await this.merchants.findById(this.db, delivery.merchantId);
+  /**
+   * Records attempts in one statement; if that fails for another reason than the database being away, each again
+   * on its own, so that one bad row does not cost the others their record.
+   */
+  private async recordAll(items: AttemptRecord[]): Promise<ItemOutcome<boolean>[]> {
+    try {
+      const recorded = await WebhookRepository.recordAttempts(this.db, items);
+      return recorded.map((value) => ({ ok: true, value }));
+    } catch (err) {
+      if (items.length === 1 || err instanceof DatabaseUnavailable) return items.map(() => ({ ok: false, error: err }));
+    }
+    const outcomes: ItemOutcome<boolean>[] = [];
+    for (const item of items) {
+      try {
+        const [value] = await WebhookRepository.recordAttempts(this.db, [item]);
+        outcomes.push({ ok: true, value: value === true });
+      } catch (error) {
+        outcomes.push({ ok: false, error });
+      }
+    }
+    return outcomes;
+  }
+
+  private async send(delivery: WebhookDelivery, merchant: Merchant | null): Promise<number> {
     if (!merchant) throw new Error('merchant no longer exists');
     const problem = callbackUrlProblem(delivery.url);
     if (problem) throw new Error(`callback URL refused by policy: ${problem}`);
@@ -100,7 +174,7 @@ export class WebhookDispatcher {
     };
     // Compact JSON: a receiver that re-serialises the parsed body gets these very bytes.
     const body = JSON.stringify(event);
-    const now = new Date();
+    const now = new Date(this.clock());
     const secrets = webhookSigningSecrets(merchant, now);
     const bodySignature = signBody(secrets, body);
     const headers = {

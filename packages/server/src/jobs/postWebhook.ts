@@ -6,6 +6,15 @@ import type { ResolvedAddress } from '../services/CallbackPolicy.ts';
 /** The most of a receiver's answer body that is read; the rest is cut off with the connection. */
 export const MAX_ANSWER_BYTES = 64 * 1024;
 
+/**
+ * How long an idle connection to a receiver is kept for its next webhook: under the 5 s after which Node's own
+ * servers (and many others) close one, so that it is we who close it, not the receiver while we reuse it. A
+ * receiver that announces a shorter `Keep-Alive: timeout` gets that less a second (Node's agent reads the hint).
+ */
+export const IDLE_CONNECTION_MS = 4_000;
+/** Receivers (origin and checked addresses) whose connections are kept; the least recently used goes first. */
+const MAX_AGENTS = 256;
+
 export interface PostResult {
   status: number;
   /** Bytes of the answer body read (at most MAX_ANSWER_BYTES). */
@@ -37,8 +46,38 @@ function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
 }
 
 /**
- * POSTs one webhook over a fresh connection to the given addresses. No redirect is followed (a 3xx is just a
- * status), and at most MAX_ANSWER_BYTES of the answer are read before the connection is dropped.
+ * Kept-alive connections, one pool per receiver: its origin and the exact addresses the callback policy allowed
+ * for this attempt. A connection is reused only for an attempt whose checked addresses are the same as those it was
+ * opened to, so reuse never reaches an address the policy did not allow for that attempt.
+ */
+const agents = new Map<string, http.Agent>();
+
+function agentFor(url: URL, addresses: ResolvedAddress[]): http.Agent {
+  const key = `${url.protocol}//${url.host}|${addresses
+    .map((a) => `${a.family}/${a.address}`)
+    .sort()
+    .join(',')}`;
+  let agent = agents.get(key);
+  if (agent) {
+    // Most recently used last.
+    agents.delete(key);
+  } else {
+    const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS, scheduling: 'lifo' as const };
+    agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    // The least recently used receiver is forgotten; its idle connections close by their own timeout and those in
+    // use end with their request (destroying the agent would cut them).
+    if (agents.size >= MAX_AGENTS) agents.delete(agents.keys().next().value as string);
+  }
+  agents.set(key, agent);
+  return agent;
+}
+
+/**
+ * POSTs one webhook to the given addresses, over a kept-alive connection to the receiver when one is idle (see
+ * `agentFor`). No redirect is followed (a 3xx is just a status), and at most MAX_ANSWER_BYTES of the answer are
+ * read: a longer answer is cut off with its connection, which is not reused. One request per attempt: a connection
+ * that fails (the receiver closed it, even an idle one as it was reused) fails the attempt, which the retry schedule
+ * sends again.
  */
 export function postWebhook(
   url: URL,
@@ -53,7 +92,7 @@ export function postWebhook(
     const req = client.request(url, {
       method: 'POST',
       headers: { ...headers, 'content-length': String(payload.length) },
-      agent: false,
+      agent: agentFor(url, options.addresses),
       lookup: pinnedLookup(options.addresses),
       signal: options.signal,
     });
@@ -64,21 +103,24 @@ export function postWebhook(
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;
       let bytesRead = 0;
-      const finish = () => {
+      /** `whole`: the answer was read to its end, so the connection can serve the next webhook. */
+      const finish = (whole: boolean) => {
         if (settled) return;
         settled = true;
         resolve({ status, bytesRead });
-        res.destroy();
-        req.destroy();
+        if (!whole) {
+          res.destroy();
+          req.destroy();
+        }
       };
       res.on('data', (chunk: Buffer) => {
         bytesRead = Math.min(MAX_ANSWER_BYTES, bytesRead + chunk.length);
-        if (bytesRead >= MAX_ANSWER_BYTES) finish();
+        if (bytesRead >= MAX_ANSWER_BYTES) finish(false);
       });
-      res.on('end', finish);
+      res.on('end', () => finish(true));
       // The status has arrived: a body cut short (by us, the receiver, or the time limit) does not change it.
-      res.on('error', finish);
-      res.on('close', finish);
+      res.on('error', () => finish(false));
+      res.on('close', () => finish(false));
     });
     req.end(payload);
   });

@@ -1,5 +1,5 @@
 /**
- * Bank-side account verification (docs/bulk-and-verification.md): whether an account exists and can be credited, and the
+ * Bank-side account verification (docs/merchant/bulk-and-verification.md): whether an account exists and can be credited, and the
  * holder's name as the bank knows it (usually found with a penny drop). Kept apart from BankConnector, which moves
  * money: a deployment may verify through a different provider than the one that pays, or not at all.
  */

@@ -67,7 +67,7 @@ export type RailOutcome =
   | { status: 'RETURNED'; reason: string };
 
 /**
- * The interface in front of every bank integration (docs/operations.md, "Bank connectors"). The worker calls it
+ * The interface in front of every bank integration (docs/internals/connector-interface.md). The worker calls it
  * outside database transactions. `submit` is called once per payout; its answer only says accepted or refused.
  * Outcomes come later, from `poll` or from a bank notification (BankNotifications.report). An answer the
  * transition table refuses is recorded on the payout as `rail_error` for the operator, never retried.

@@ -2,7 +2,7 @@ import { newUtr } from '../domain/utr.ts';
 import type { AccountLookup, AccountVerifier } from './AccountVerifier.ts';
 import { SANDBOX_ACCOUNTS, SANDBOX_IFSC } from './SandboxRail.ts';
 
-/** The sandbox's designated verification accounts (docs/bulk-and-verification.md). */
+/** The sandbox's designated verification accounts (docs/merchant/bulk-and-verification.md). */
 export const SANDBOX_VERIFICATION = {
   invalid: SANDBOX_ACCOUNTS.verificationFailure,
   knownHolder: '100000000005',

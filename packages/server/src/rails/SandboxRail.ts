@@ -1,7 +1,7 @@
 import { newUtr } from '../domain/utr.ts';
 import type { BankConnector, RailOutcome, SubmitAnswer, Transfer } from './BankConnector.ts';
 
-/** The sandbox's designated test beneficiaries (docs/api-reference.md, "Sandbox"). */
+/** The sandbox's designated test beneficiaries (docs/merchant/api-reference.md, "The sandbox"). */
 export const SANDBOX_IFSC = 'SBOX0000001';
 export const SANDBOX_ACCOUNTS = {
   success: '100000000001',

@@ -42,7 +42,7 @@ export class BankNotifications {
 
   /**
    * A notification as the PSP route receives it (`{transactionId, reference?, status, utr?, amount?, reason?}`, see
-   * docs/live-mode.md). An amount that differs from the payout's is refused and kept as rail_error; a reference
+   * docs/operator/live-mode.md). An amount that differs from the payout's is refused and kept as rail_error; a reference
    * that belongs to another collection or payout is refused and recorded once in the history.
    */
   async notify(input: unknown, actor: string = PSP_ACTOR): Promise<NotificationResult> {

@@ -14,12 +14,12 @@ export async function batchStatusCounts(q: Queryable, merchantId: string, batchI
 }
 
 /** The `data` of a `payout.batch.completed` event (before encryption with the batch's scheme). */
-export async function batchCompletedEvent(q: Queryable, batch: PayoutBatch) {
+export async function batchCompletedEvent(q: Queryable, batch: PayoutBatch, now: Date) {
   return {
     batch_id: batch.batchId,
     atomic: batch.atomic,
     created_at: batch.createdAt.toISOString(),
-    completed_at: (batch.completedAt ?? new Date()).toISOString(),
+    completed_at: (batch.completedAt ?? now).toISOString(),
     summary: {
       items: batch.itemCount,
       accepted: batch.accepted,
@@ -31,22 +31,26 @@ export async function batchCompletedEvent(q: Queryable, batch: PayoutBatch) {
 }
 
 /** Sends `payout.batch.completed` to the batch's callback_url (inside the caller's transaction). */
-export async function enqueueBatchCompleted(q: Queryable, batch: PayoutBatch): Promise<void> {
-  await enqueueWebhook(q, {
-    merchantId: batch.merchantId,
-    subjectId: batchSubject(batch.batchId),
-    type: 'payout.batch.completed',
-    url: batch.callbackUrl,
-    scheme: batch.scheme,
-    object: await batchCompletedEvent(q, batch),
-  });
+export async function enqueueBatchCompleted(q: Queryable, batch: PayoutBatch, now: Date): Promise<void> {
+  await enqueueWebhook(
+    q,
+    {
+      merchantId: batch.merchantId,
+      subjectId: batchSubject(batch.batchId),
+      type: 'payout.batch.completed',
+      url: batch.callbackUrl,
+      scheme: batch.scheme,
+      object: await batchCompletedEvent(q, batch, now),
+    },
+    now,
+  );
 }
 
 /**
  * Called in the transaction that makes a batch's payout final (SUCCESS or REFUNDED): counts it, and when it was
  * the batch's last open item, sends the completion event. The batch row's lock lets exactly one transition win.
  */
-export async function batchItemFinal(q: Queryable, merchantId: string, batchId: string): Promise<void> {
+export async function batchItemFinal(q: Queryable, merchantId: string, batchId: string, now: Date): Promise<void> {
   const completed = await BatchRepository.itemFinal(q, merchantId, batchId);
-  if (completed) await enqueueBatchCompleted(q, completed);
+  if (completed) await enqueueBatchCompleted(q, completed, now);
 }

@@ -5,6 +5,7 @@ import type { Merchant } from '../domain/Merchant.ts';
 import { matchNames } from '../domain/nameMatch.ts';
 import { checkBeneficiary, type BeneficiaryFields } from '../domain/payoutRequest.ts';
 import { RequestRejected } from '../domain/RequestRejected.ts';
+import type { Clock } from '../clock.ts';
 import type { AccountVerifier } from '../rails/AccountVerifier.ts';
 import type { Database } from '../store/Database.ts';
 import { VerificationRepository } from '../store/repositories/VerificationRepository.ts';
@@ -21,7 +22,7 @@ export const NOT_AVAILABLE = withMessage(
 const accountKey = (b: { accountNumber: string; ifsc: string }) => `${b.ifsc}:${b.accountNumber}`;
 
 /**
- * Beneficiary verification (docs/bulk-and-verification.md): the merchant's explicit checks, and the check that initiation makes
+ * Beneficiary verification (docs/merchant/bulk-and-verification.md): the merchant's explicit checks, and the check that initiation makes
  * when the merchant's setting is `required`. The bank side is an AccountVerifier; null when the deployment has
  * none (live mode without a verifying connector), which answers 4013 "not available".
  */
@@ -30,6 +31,7 @@ export class BeneficiaryVerificationService {
     private readonly db: Database,
     private readonly verifier: AccountVerifier | null,
     private readonly banks: BankDirectory,
+    private readonly clock: Clock,
   ) {}
 
   /** POST /payout/v1/beneficiary/verify: checks the fields as initiation does (4003, 4007, 4008), then asks the bank. */
@@ -50,7 +52,7 @@ export class BeneficiaryVerificationService {
       return beneficiaries.map(() => null);
     }
     if (!this.verifier) return beneficiaries.map(() => NOT_AVAILABLE);
-    const since = new Date(Date.now() - VERIFICATION_REUSE_MS);
+    const since = new Date(this.clock() - VERIFICATION_REUSE_MS);
     const known = new Map(
       (await VerificationRepository.latest(this.db, merchant.id, beneficiaries, since)).map((v) => [accountKey(v), v]),
     );
@@ -84,7 +86,7 @@ export class BeneficiaryVerificationService {
     const answer = await this.verifier.verifyAccount(b.accountNumber, b.ifsc, b.name);
     const match =
       answer.status === 'VALID' ? matchNames(b.name, answer.nameAtBank) : { score: 0, result: 'NO_MATCH' as const };
-    const now = new Date();
+    const now = new Date(this.clock());
     return {
       id: newId('verification', now.getTime()),
       merchantId,

@@ -24,6 +24,7 @@ import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 import { batchStatusCounts, enqueueBatchCompleted } from './BatchCompletion.ts';
 import type { CallbackPolicy } from './CallbackPolicy.ts';
 import type { CheckedRequest, PayoutService } from './PayoutService.ts';
+import type { Clock } from '../clock.ts';
 
 export const MAX_BATCH_ITEMS = 1000;
 /** Items per page of GET /payout/v1/bulk/status. */
@@ -35,12 +36,15 @@ export interface BulkAnswer {
   data: BulkResultWire;
 }
 
-const CODE_DEFS: Record<number, CodeDef> = {
-  4002: PayoutCodes.insufficientBalance,
-  4009: PayoutCodes.duplicateSenderId,
-  4010: PayoutCodes.dailyLimitExceeded,
-  4011: PayoutCodes.monthlyLimitExceeded,
-};
+/** The refusals the batch's SQL function answers by number, keyed by their code in protocol's table. */
+const CODE_DEFS: Record<number, CodeDef> = Object.fromEntries(
+  [
+    PayoutCodes.insufficientBalance,
+    PayoutCodes.duplicateSenderId,
+    PayoutCodes.dailyLimitExceeded,
+    PayoutCodes.monthlyLimitExceeded,
+  ].map((def) => [def.code, def]),
+);
 
 const WOULD_INITIATE = 'Transaction would be initiated (dry run)';
 const HELD_BACK = 'Item passes its checks; not initiated because another item of this atomic batch failed';
@@ -68,7 +72,7 @@ function optionalBoolean(plain: Record<string, unknown>, field: string): boolean
 }
 
 /**
- * Bulk payouts (docs/bulk-and-verification.md). Every item goes through the same checks as a single initiation, in the same
+ * Bulk payouts (docs/merchant/bulk-and-verification.md). Every item goes through the same checks as a single initiation, in the same
  * order; those that need no database run here, item by item (they are pure, and the wallets and callback URLs
  * are looked up once per batch); the rest (4009 against history and the batch itself, the bank refusals in their
  * place, 4002, 4010, 4011 as the earlier accepted items leave the balances) run in one SQL function inside one
@@ -81,6 +85,7 @@ export class BulkPayoutService {
     private readonly payouts: PayoutService,
     private readonly callbackPolicy: CallbackPolicy,
     private readonly metrics: Metrics,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -152,7 +157,7 @@ export class BulkPayoutService {
       merchant,
       checked.map((c) => c.request),
     );
-    const now = new Date();
+    const now = new Date(this.clock());
     const candidates: (BatchCandidate & { index: number; bankRefusal: CodeDef | null })[] = checked.map((c, k) => ({
       index: c.index,
       payout: { ...this.payouts.draft(merchant, scheme, c.request, now), batchId },
@@ -280,7 +285,8 @@ export class BulkPayoutService {
       b.candidates.filter((_, k) => codes[k] === 2000).map((c) => c.payout),
       first?.rail,
     );
-    const completedAt = accepted === 0 ? new Date() : null;
+    const now = new Date(this.clock());
+    const completedAt = accepted === 0 ? now : null;
     await BatchRepository.recordVerdicts(tx, merchant.id, batchId, verdicts, {
       accepted,
       amountAccepted: amount,
@@ -289,7 +295,7 @@ export class BulkPayoutService {
     if (accepted === 0) {
       // Nothing to wait for: every item was refused, so the batch is complete as it is recorded.
       const batch = (await BatchRepository.find(tx, merchant.id, batchId)) as PayoutBatch;
-      await enqueueBatchCompleted(tx, batch);
+      await enqueueBatchCompleted(tx, batch, now);
     }
     return verdicts;
   }

@@ -5,7 +5,7 @@ import type { CollectionService } from './CollectionService.ts';
 import { PSP_ACTOR, type NotificationResult } from './NotificationResult.ts';
 
 /**
- * The entry point for what a PSP or bank reports about a collection (docs/live-mode.md): a PSP integration calls
+ * The entry point for what a PSP or bank reports about a collection (docs/operator/live-mode.md): a PSP integration calls
  * `report` (in-process, exposed as `server.collectionNotifications`) or the signed route
  * `POST /psp/v1/collections/notify` does. The outcome goes through `CollectionService.applyOutcome`, the same
  * path as the sandbox simulation and the operator's resolution: credited once, webhooks, history. Refusals (an

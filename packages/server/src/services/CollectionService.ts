@@ -34,6 +34,7 @@ import type { CallbackPolicy } from './CallbackPolicy.ts';
 import { referenceConflictMessage, referenceOwnedElsewhere } from './pspReferences.ts';
 import { buildTimeline, type Timeline } from './transactionTimeline.ts';
 import { enqueueWebhook } from './WebhookOutbox.ts';
+import type { Clock } from '../clock.ts';
 
 export type FinalOutcome = 'SUCCESS' | 'FAILED' | 'PENDING';
 
@@ -68,8 +69,9 @@ export interface OutcomeDetails {
   recordRefusals?: boolean;
 }
 
-/** The UPI link that pays this collection to its payee. */
+/** The UPI link that pays this collection to its payee (routed upstream: the upstream's link). */
 function intentUrlOf(c: Collection): string {
+  if (c.upstream) return c.upstream.intentUrl;
   return upiIntentUrl({
     payeeVpa: c.payeeVpa,
     payeeName: c.payeeName,
@@ -110,6 +112,18 @@ export interface CollectionServiceOptions {
   ttlMs: number;
   /** External base URL of payment-page links (PAYRAIL_PUBLIC_URL, or the listen address once known). */
   publicUrl: () => string;
+  /** The composition root's clock. */
+  clock: Clock;
+  /** Set when collections are routed to the upstream connector (rails/upstream/UpstreamCollections.ts). */
+  upstream?: UpstreamCollectionRouting | null;
+}
+
+/** Collections routed upstream (docs/operator/connectors.md, "Collections through the upstream"): a copy at the upstream, whose links the payer is sent to. */
+export interface UpstreamCollectionRouting {
+  /** In the creation's transaction: the follow-up job, in place of the local expiry (the upstream decides). */
+  scheduleFollowUp(tx: Queryable, c: Collection): Promise<void>;
+  /** Creates and records the upstream's copy; throws RequestRejected (ours FAILED) when it cannot. */
+  link(c: Collection): Promise<Collection>;
 }
 
 const isFinal = (status: CollectionStatus) => status === 'SUCCESS' || status === 'FAILED';
@@ -156,7 +170,7 @@ export class CollectionService {
     }
     const payee = this.payee(merchant, fields.vpa);
 
-    const now = new Date();
+    const now = new Date(this.options.clock());
     const collect = fields.txnType === 'COLLECT';
     const draft: Collection = {
       id: newId('collection', now.getTime()),
@@ -178,13 +192,15 @@ export class CollectionService {
       utr: '',
       pageToken: newPaymentPageToken(),
       pspReference: null,
+      connector: this.options.upstream ? 'upstream' : null,
       expiresAt: new Date(now.getTime() + this.options.ttlMs),
       createdAt: now,
       updatedAt: now,
     };
     const collection = await this.db.transaction(async (tx) => {
       const inserted = await CollectionRepository.insert(tx, draft);
-      if (inserted) await JobRepository.schedule(tx, 'collection.expire', inserted.id, this.options.ttlMs);
+      if (inserted && this.options.upstream) await this.options.upstream.scheduleFollowUp(tx, inserted);
+      else if (inserted) await JobRepository.schedule(tx, 'collection.expire', inserted.id, this.options.ttlMs);
       return inserted;
     });
     if (!collection) {
@@ -192,12 +208,13 @@ export class CollectionService {
       const existing = await CollectionRepository.findBySenderId(this.db, merchant.id, fields.senderId);
       throw new RequestRejected(CollectionCodes.duplicateSenderId, existing ? this.createdWire(existing) : undefined);
     }
+    if (this.options.upstream) return this.createdWire(await this.options.upstream.link(collection));
     return this.createdWire(collection);
   }
 
   /**
-   * Collection status, the seed's rules in their order of precedence, for both the GET form (query) and the POST
-   * form (decrypted payload): 1 neither identifier 4000; 2 both 4103; 3 malformed txnId 4105; 4 not found 4104;
+   * Collection status, the provider interface's rules in their order of precedence, for both the GET form (query)
+   * and the POST form (decrypted payload): 1 neither identifier 4000; 2 both 4103; 3 malformed txnId 4105; 4 not found 4104;
    * 5 another merchant's 4107; 6 no valid token 4008. A senderId is looked up within the caller's own
    * collections, so it needs the token before it can be found. (The POST form has checked the token already: its
    * payload cannot be read without one.)
@@ -264,7 +281,7 @@ export class CollectionService {
     return CollectionRepository.page(this.db, query);
   }
 
-  /** The collection's history (docs/operations.md), or null when there is no such collection. */
+  /** The collection's history (docs/operator/operations.md), or null when there is no such collection. */
   async timeline(txnId: string): Promise<Timeline | null> {
     const c = isId('collection', txnId) ? await CollectionRepository.findById(this.db, txnId) : null;
     if (!c) return null;
@@ -283,6 +300,16 @@ export class CollectionService {
     actor = 'merchant',
   ): Promise<CollectionTransactionWire> {
     if (!isId('collection', txnId)) throw new RequestRejected(CollectionCodes.malformedTxnId);
+    const routed = await CollectionRepository.findById(this.db, txnId);
+    if (routed?.connector === 'upstream' && routed.merchantId === merchantId) {
+      // Only the sandbox connector makes outcomes up: this one is paid (or not) at the upstream.
+      throw new RequestRejected(
+        withMessage(
+          CollectionCodes.transitionNotAllowed,
+          'The collection is paid at the upstream provider: its outcome comes from there',
+        ),
+      );
+    }
     const result = await this.applyOutcome(txnId, outcome, { utr, merchantId, actor });
     if (!result.ok && result.reason === 'not_found') throw new RequestRejected(CollectionCodes.notFound);
     if (!result.ok) {
@@ -442,14 +469,18 @@ export class CollectionService {
     if (type) {
       // The merchant's default callback is read only when the collection has none of its own.
       const url = moved.callbackUrl ?? (await MerchantRepository.collectionCallbackUrl(tx, current.merchantId));
-      await enqueueWebhook(tx, {
-        merchantId: current.merchantId,
-        subjectId: current.id,
-        type,
-        url,
-        scheme: moved.scheme,
-        object: this.wire(moved),
-      });
+      await enqueueWebhook(
+        tx,
+        {
+          merchantId: current.merchantId,
+          subjectId: current.id,
+          type,
+          url,
+          scheme: moved.scheme,
+          object: this.wire(moved),
+        },
+        new Date(this.options.clock()),
+      );
     }
     this.metrics.collectionTransitions.inc({ status: to });
     return moved;

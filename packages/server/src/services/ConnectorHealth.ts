@@ -1,3 +1,5 @@
+import { systemClock, type Clock } from '../clock.ts';
+
 /** One connector's recent record, as this instance saw it. */
 export interface ConnectorRecord {
   lastSuccessAt: Date | null;
@@ -13,7 +15,7 @@ export interface ConnectorRecord {
 export class ConnectorHealth {
   private readonly records = new Map<string, ConnectorRecord>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly now: Clock = systemClock) {}
 
   succeeded(connector: string): void {
     this.recordOf(connector).lastSuccessAt = new Date(this.now());

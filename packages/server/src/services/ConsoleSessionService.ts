@@ -7,12 +7,15 @@ import type { Database } from '../store/Database.ts';
 import { ConsoleSessionRepository } from '../store/repositories/ConsoleSessionRepository.ts';
 import type { MerchantRepository } from '../store/repositories/MerchantRepository.ts';
 import { OperatorRepository } from '../store/repositories/OperatorRepository.ts';
+import type { Clock } from '../clock.ts';
 
 export interface OpenedSession<T> {
   /** The cookie value: shown to the browser once, stored only as its hash. */
   token: string;
   csrfToken: string;
   expiresAt: Date;
+  /** When it was opened (the composition root's clock): the cookie's Max-Age counts from here. */
+  openedAt: Date;
   subject: T;
 }
 
@@ -31,6 +34,7 @@ export class ConsoleSessionService {
     private readonly ttlMs: number,
     /** Reads merchants with their secrets opened (the master key's box). */
     private readonly merchantRepository: MerchantRepository,
+    private readonly clock: Clock,
   ) {}
 
   private async open<T>(
@@ -39,10 +43,11 @@ export class ConsoleSessionService {
     clientAddress: string,
   ): Promise<OpenedSession<T>> {
     const token = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(Date.now() + this.ttlMs);
-    await ConsoleSessionRepository.deleteExpired(this.db);
+    const now = this.clock();
+    const expiresAt = new Date(now + this.ttlMs);
+    await ConsoleSessionRepository.deleteExpired(this.db, new Date(now));
     await ConsoleSessionRepository.insert(this.db, { tokenHash: sha256(token), ...row, clientAddress, expiresAt });
-    return { token, csrfToken: csrfTokenOf(token), expiresAt, subject };
+    return { token, csrfToken: csrfTokenOf(token), expiresAt, openedAt: new Date(now), subject };
   }
 
   /** Null for an unknown address, a wrong password or a disabled account, without saying which. */
@@ -71,7 +76,7 @@ export class ConsoleSessionService {
 
   /** The operator of a live session; null when it expired, was signed out, or the operator is disabled. */
   async operatorOf(token: string): Promise<Operator | null> {
-    const row = await ConsoleSessionRepository.findLive(this.db, sha256(token), 'operator');
+    const row = await ConsoleSessionRepository.findLive(this.db, sha256(token), 'operator', new Date(this.clock()));
     if (!row?.operator_id) return null;
     const operator = await OperatorRepository.findById(this.db, row.operator_id);
     return operator && !operator.disabled ? operator : null;
@@ -79,7 +84,7 @@ export class ConsoleSessionService {
 
   /** The merchant of a live session; null when expired, signed out, suspended or its credentials rotated since. */
   async merchantOf(token: string): Promise<Merchant | null> {
-    const row = await ConsoleSessionRepository.findLive(this.db, sha256(token), 'merchant');
+    const row = await ConsoleSessionRepository.findLive(this.db, sha256(token), 'merchant', new Date(this.clock()));
     if (!row?.merchant_id) return null;
     const merchant = await this.merchantRepository.findById(this.db, row.merchant_id);
     if (!merchant || merchant.status !== 'active') return null;

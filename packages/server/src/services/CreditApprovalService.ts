@@ -10,6 +10,7 @@ import {
 import { BalanceOverflow, DuplicateEntry, LedgerRepository } from '../store/repositories/LedgerRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 import { CreditRefused, type CreditResult, type MerchantService } from './MerchantService.ts';
+import type { Clock } from '../clock.ts';
 
 export type { CreditRequest, CreditRequestStatus };
 
@@ -42,6 +43,7 @@ export class CreditApprovalService {
     private readonly merchants: MerchantService,
     /** Credits above this many paise wait for approval. */
     private readonly approvalAbove: bigint,
+    private readonly clock: Clock,
   ) {}
 
   /** Throws CreditRefused like MerchantService.credit. */
@@ -84,7 +86,7 @@ export class CreditApprovalService {
       const recent = await LedgerRepository.directCreditsLastDay(tx, walletId, operator.id);
       if (recent + amount > this.approvalAbove) {
         const request = await CreditRequestRepository.insert(tx, {
-          id: newConsoleId('CR'),
+          id: newConsoleId('CR', this.clock()),
           walletId,
           amount,
           reference,

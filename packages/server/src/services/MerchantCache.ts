@@ -1,12 +1,13 @@
 import type { Merchant } from '../domain/Merchant.ts';
+import type { Clock } from '../clock.ts';
 
 export interface MerchantCacheOptions {
   /** How long a merchant read from the database is used without reading it again; 0: never cached. */
   ttlMs: number;
   /** The most merchants kept; the oldest entry goes first beyond it. */
   maxEntries?: number;
-  /** Milliseconds now (tests inject a clock). */
-  now?: () => number;
+  /** The composition root's clock. */
+  now: Clock;
 }
 
 interface Entry {
@@ -26,13 +27,13 @@ export class MerchantCache {
   /** One database read per merchant at a time: concurrent requests of a merchant wait for the same read. */
   private readonly loading = new Map<string, Promise<Merchant | null>>();
   private readonly maxEntries: number;
-  private readonly now: () => number;
+  private readonly now: Clock;
   /** Bumped by every `forget`: a read that started before it is not stored (it may hold the old row). */
   private generation = 0;
 
   constructor(private readonly options: MerchantCacheOptions) {
     this.maxEntries = options.maxEntries ?? 10_000;
-    this.now = options.now ?? Date.now;
+    this.now = options.now;
   }
 
   /** The merchant from memory when read within the last `ttlMs`, otherwise from `load` (and kept). */

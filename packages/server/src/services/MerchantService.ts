@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../clock.ts';
 import { generateCredentials, generateWebhookSecret } from '../domain/credentials.ts';
 import { newId } from '../domain/ids.ts';
 import type { Merchant, Wallet } from '../domain/Merchant.ts';
@@ -54,19 +55,21 @@ export class MerchantService {
     private readonly onChanged: (merchant: Merchant) => void = () => undefined,
     /** Seals and opens secrets (the server passes the one built on its master key; default: plain). */
     private readonly repo = new MerchantRepository(),
+    /** The composition root's clock (identifiers are time-ordered). */
+    private readonly clock: Clock = systemClock,
   ) {}
 
   async create(name: string): Promise<CreatedMerchant> {
     const { apiKey, secretKey } = generateCredentials();
     const created = await this.db.transaction(async (tx) => {
       const merchant = await this.repo.insert(tx, {
-        id: newId('merchant'),
+        id: newId('merchant', this.clock()),
         name,
         apiKey,
         secretKey,
         webhookSecret: generateWebhookSecret(),
       });
-      const wallet = await WalletRepository.insert(tx, newId('wallet'), merchant.id);
+      const wallet = await WalletRepository.insert(tx, newId('wallet', this.clock()), merchant.id);
       return { merchant, wallet };
     });
     this.onChanged(created.merchant);
@@ -116,7 +119,7 @@ export class MerchantService {
 
   async createWallet(merchantId: string): Promise<Wallet | null> {
     if (!(await this.repo.findById(this.db, merchantId))) return null;
-    return WalletRepository.insert(this.db, newId('wallet'), merchantId);
+    return WalletRepository.insert(this.db, newId('wallet', this.clock()), merchantId);
   }
 
   onHold(walletId: string): Promise<bigint> {

@@ -2,7 +2,7 @@
 export const PSP_ACTOR = 'psp';
 
 /**
- * What became of a notification from a PSP or bank (docs/live-mode.md): applied; unchanged (a repeat, or news
+ * What became of a notification from a PSP or bank (docs/operator/live-mode.md): applied; unchanged (a repeat, or news
  * older than what is recorded); refused (recorded in the history for the operator, the subject does not move);
  * not found; or not a notification at all.
  */

@@ -11,6 +11,7 @@ import { signInEmail } from '../domain/signInIdentity.ts';
 import type { Database } from '../store/Database.ts';
 import { ConsoleSessionRepository } from '../store/repositories/ConsoleSessionRepository.ts';
 import { OperatorRepository } from '../store/repositories/OperatorRepository.ts';
+import type { Clock } from '../clock.ts';
 
 export interface OperatorChange {
   role?: OperatorRole;
@@ -31,7 +32,10 @@ export interface GrantedOperator {
  * same transaction, because the database refuses an approval between operators so linked.
  */
 export class OperatorService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
 
   /** Null when an operator with this address exists. */
   async create(input: {
@@ -44,7 +48,7 @@ export class OperatorService {
     const passwordHash = await hashPassword(input.password);
     return this.db.transaction(async (tx) => {
       const operator = await OperatorRepository.insert(tx, {
-        id: newConsoleId('OP'),
+        id: newConsoleId('OP', this.clock()),
         // Stored as sign-in looks it up, so that a fullwidth or other-case twin is the same account (409).
         email: signInEmail(input.email),
         name: input.name.trim(),

@@ -84,7 +84,7 @@ export class PayoutAdminService {
   }
 
   /**
-   * The payout's history (docs/operations.md), or null when there is no such payout. The change to SUCCESS shows
+   * The payout's history (docs/operator/operations.md), or null when there is no such payout. The change to SUCCESS shows
    * the UTR, which the payout keeps even when it is returned later (the database refuses to change it then).
    */
   async timeline(id: string): Promise<Timeline | null> {

@@ -18,6 +18,8 @@ import { TransactionEventRepository } from '../store/repositories/TransactionEve
 import { UsageRepository } from '../store/repositories/UsageRepository.ts';
 import { enqueueWebhook } from './WebhookOutbox.ts';
 import { batchItemFinal } from './BatchCompletion.ts';
+import { moveMany, type BulkMove } from './PayoutBulkMoves.ts';
+import { systemClock, type Clock } from '../clock.ts';
 
 export interface MoveOptions {
   message?: string;
@@ -32,9 +34,11 @@ export interface MoveOptions {
 export interface LifecycleOptions {
   /**
    * How long a FAILED payout waits before its refund: decided here for every rail. The sandbox keeps one step
-   * (docs/api-reference.md, "The sandbox": each arrow is one step); live mode refunds at once.
+   * (docs/merchant/api-reference.md, "The sandbox": each arrow is one step); live mode refunds at once.
    */
   refundDelayMs: number;
+  /** The composition root's clock; default: the system's. */
+  clock?: Clock;
 }
 
 /** What became of a connector's answer. */
@@ -51,7 +55,11 @@ export class PayoutLifecycle {
     private readonly connectors: ConnectorRegistry,
     private readonly metrics: Metrics,
     private readonly options: LifecycleOptions,
-  ) {}
+  ) {
+    this.clock = options.clock ?? systemClock;
+  }
+
+  private readonly clock: Clock;
 
   /** Who a connector's answer is from, in the history: the payout's own connector. */
   railActor(payout: Payout): string {
@@ -76,24 +84,54 @@ export class PayoutLifecycle {
       await UsageRepository.release(tx, moved.merchantId, `M${moved.istMonth}`, moved.amount);
     }
     const type = payoutEventType(to);
+    const now = new Date(this.clock());
     if (type) {
-      await enqueueWebhook(tx, {
-        merchantId: moved.merchantId,
-        subjectId: moved.id,
-        type,
-        url: moved.callbackUrl,
-        scheme: moved.scheme,
-        object: toPayoutWire(moved),
-      });
+      await enqueueWebhook(
+        tx,
+        {
+          merchantId: moved.merchantId,
+          subjectId: moved.id,
+          type,
+          url: moved.callbackUrl,
+          scheme: moved.scheme,
+          object: toPayoutWire(moved),
+        },
+        now,
+      );
     }
     await this.scheduleNext(tx, moved);
     // A returned payout was counted final at its SUCCESS: its batch completed then and is not counted again.
     if (moved.batchId && (to === 'SUCCESS' || (to === 'REFUNDED' && !returned))) {
       // After the payout's own event, so that a receiver sees the last payout.* event before the batch's.
-      await batchItemFinal(tx, moved.merchantId, moved.batchId);
+      await batchItemFinal(tx, moved.merchantId, moved.batchId, now);
     }
     this.metrics.payoutTransitions.inc({ status: to });
     return moved;
+  }
+
+  /**
+   * `move` for many payouts at once, set-based (services/PayoutBulkMoves.ts: bank files): a few statements whatever
+   * their number, the same effects per payout. Throws (the caller rolls back) when any had left its status.
+   */
+  moveMany(tx: Queryable, moves: readonly BulkMove[], actor: string): Promise<Payout[]> {
+    return moveMany(tx, moves, actor, {
+      nextStepDelayMs: (p) => this.nextStepDelayMs(p),
+      counted: (to, n) => this.metrics.payoutTransitions.inc({ status: to }, n),
+      now: this.clock,
+    });
+  }
+
+  /** `scheduleNext` for many payouts, one statement per delay. */
+  async scheduleNextMany(tx: Queryable, payouts: readonly Payout[]): Promise<void> {
+    const byDelay = new Map<number, string[]>();
+    for (const p of payouts) {
+      const delay = this.nextStepDelayMs(p);
+      if (delay === null) continue;
+      const group = byDelay.get(delay);
+      if (group) group.push(p.id);
+      else byDelay.set(delay, [p.id]);
+    }
+    for (const [delay, ids] of byDelay) await JobRepository.scheduleMany(tx, 'payout.advance', ids, delay);
   }
 
   /** Schedules the payout's next background step, if anything moves it by itself from here. */

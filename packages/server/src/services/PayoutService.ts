@@ -26,6 +26,7 @@ import type { BeneficiaryVerificationService } from './BeneficiaryVerificationSe
 import type { CallbackPolicy } from './CallbackPolicy.ts';
 import type { PayoutLifecycle } from './PayoutLifecycle.ts';
 import { KeyedQueue } from './KeyedQueue.ts';
+import type { Clock } from '../clock.ts';
 
 const UNKNOWN_WALLET = withMessage(PayoutCodes.invalidWallet, 'Unknown wallet_id');
 
@@ -55,7 +56,7 @@ export type WalletLookup = (walletId: string) => Promise<Wallet | null>;
  */
 const PER_MERCHANT_IN_FLIGHT = 2;
 
-/** Merchant-side payouts: initiation with every check of docs/api-reference.md in order, status and balance. */
+/** Merchant-side payouts: initiation with every check of docs/merchant/api-reference.md in order, status and balance. */
 export class PayoutService {
   constructor(
     private readonly db: Database,
@@ -66,6 +67,7 @@ export class PayoutService {
     private readonly callbackPolicy: CallbackPolicy,
     private readonly metrics: Metrics,
     private readonly verification: BeneficiaryVerificationService,
+    private readonly clock: Clock,
     /** One merchant's initiations reach the database this many at a time (KeyedQueue: a hot wallet's lock queue). */
     private readonly perMerchant = new KeyedQueue(PER_MERCHANT_IN_FLIGHT),
   ) {}
@@ -84,7 +86,7 @@ export class PayoutService {
   }
 
   /**
-   * The checks of docs/api-reference.md that precede 4009, in order: sender_id, wallet_id (known and the caller's),
+   * The checks of docs/merchant/api-reference.md that precede 4009, in order: sender_id, wallet_id (known and the caller's),
    * payment_mode, amount, beneficiary, remarks, callback_url (including the webhook policy). Throws
    * RequestRejected with the first failure. Shared by single and bulk initiation.
    */
@@ -140,7 +142,7 @@ export class PayoutService {
   }
 
   /**
-   * The bank's refusals of docs/api-reference.md (they follow 4009): the connector's own beneficiary check (4013), the
+   * The bank's refusals of docs/merchant/api-reference.md (they follow 4009): the connector's own beneficiary check (4013), the
    * bank rules (4014 down, 4015 not allowed), then the merchant's beneficiary verification when it is required
    * (4013, the message says why). One entry per request, null when the bank side accepts it.
    */
@@ -225,7 +227,7 @@ export class PayoutService {
       throw new RequestRejected(bankRefusal);
     }
     const senderId = request.senderId;
-    const draft = this.draft(merchant, scheme, request, new Date());
+    const draft = this.draft(merchant, scheme, request, new Date(this.clock()));
 
     let payout: Payout | null;
     try {

@@ -21,6 +21,7 @@ import {
   type ResultTotal,
   type RunSummary,
 } from '../store/repositories/ReconciliationRepository.ts';
+import type { Clock } from '../clock.ts';
 
 export { StatementUnbalanced, StatementUnreadable };
 export type { ReconItem, RunSummary };
@@ -43,14 +44,17 @@ const istDayOf = (at: Date) => new Date(at.getTime() + 19_800_000).toISOString()
 const clip = (value: string | null, max: number) => (value === null ? null : value.slice(0, max));
 
 /**
- * Imports bank statements and reconciles them (docs/reconciliation.md). A file is read and each of its
+ * Imports bank statements and reconciles them (docs/operator/reconciliation.md). A file is read and each of its
  * statements' arithmetic is checked before anything is written; then every statement, its run and its items are
  * recorded in one transaction. The same statement again changes nothing and answers the first import's run.
  */
 export class ReconciliationService {
   private columns: Promise<PayoutColumns> | null = null;
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
 
   /**
    * Imports a statement file (camt.053 or MT940; `auto` tells them apart). Throws StatementUnreadable (the file
@@ -106,7 +110,7 @@ export class ReconciliationService {
   ): Promise<{ runId: string; alreadyImported: boolean }> {
     const booked = s.entries.filter((e) => e.status === 'BOOK');
     const statementId = await Repo.insertStatement(tx, {
-      id: newReconId('BS'),
+      id: newReconId('BS', this.clock()),
       format: s.format,
       version: s.version,
       account: s.account.slice(0, 100),
@@ -229,7 +233,7 @@ export class ReconciliationService {
       total.count += 1;
       total.amount += item.amount ?? 0n;
     }
-    const runId = newReconId('RR');
+    const runId = newReconId('RR', this.clock());
     await Repo.insertRun(tx, {
       id: runId,
       statementId,

@@ -1,6 +1,7 @@
 import { PAYOUT_STATUSES } from '@payrail/protocol';
 import type { Database } from '../store/Database.ts';
 import { StatsRepository } from '../store/repositories/StatsRepository.ts';
+import type { Clock } from '../clock.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -18,9 +19,13 @@ export interface Stats {
 
 /** The console overview's numbers. */
 export class StatsService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
 
-  async stats(now = new Date(), merchantId?: string): Promise<Stats> {
+  /** The 24 hours up to the end of the current hour (`now`: the clock's time, unless given). */
+  async stats(merchantId?: string, now = new Date(this.clock())): Promise<Stats> {
     const windowEnd = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS + HOUR_MS);
     const windowStart = new Date(windowEnd.getTime() - 24 * HOUR_MS);
     const [rows, webhookBacklog, moneyOnHold] = await Promise.all([

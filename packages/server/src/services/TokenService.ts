@@ -1,9 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { decryptJsonObject, TokenCodes, type Scheme } from '@payrail/protocol';
+import {
+  decryptJsonObject,
+  MAX_CREDENTIAL_CHARS,
+  MAX_V1_PAYLOAD_CHARS,
+  TokenCodes,
+  type Scheme,
+} from '@payrail/protocol';
 import { safeEqual } from '../domain/credentials.ts';
 import type { Merchant } from '../domain/Merchant.ts';
 import { RequestRejected } from '../domain/RequestRejected.ts';
 import { RequestThrottled } from '../domain/RequestThrottled.ts';
+import type { Clock } from '../clock.ts';
 import type { CounterStore } from '../store/CounterStore.ts';
 import type { Database } from '../store/Database.ts';
 import { MerchantRepository } from '../store/repositories/MerchantRepository.ts';
@@ -44,14 +51,14 @@ export interface TokenServiceOptions {
   secrets?: SecretBox;
   /** How long the token check uses a merchant read from the database (PAYRAIL_MERCHANT_CACHE_MS); default 1000. */
   merchantCacheMs?: number;
+  /** The composition root's clock: tokens' `iat`/`exp`, the V1 index's refresh pace, the merchant cache. */
+  clock: Clock;
 }
 
 const ISSUER = 'payrail';
 const FAILURE_WINDOW_MS = 15 * 60 * 1000;
-/** Longest accepted apiKey, secretKey and X-Api-Key (ours are 32 and 16 characters). */
-export const MAX_CREDENTIAL_CHARS = 128;
-/** Longest accepted V1 payload: base64 of a credentials object with room for a few more fields. */
-export const MAX_V1_PAYLOAD_CHARS = 4096;
+/** Longest accepted apiKey, secretKey and X-Api-Key, and V1 payload: the token routes' schemas (protocol). */
+export { MAX_CREDENTIAL_CHARS, MAX_V1_PAYLOAD_CHARS };
 /** How far in the future `iat` and `nbf` may be (clock skew between instances). */
 const MAX_SKEW_SECONDS = 30;
 /** The only header a token of ours has; anything else (kid, jku, x5u, jwk, crit, …) is refused. */
@@ -95,6 +102,7 @@ export class TokenService {
     /** Finds the merchant of a V1 payload sent without X-Api-Key. */
     readonly v1Index: V1KeyIndex,
     private readonly cache: MerchantCache,
+    private readonly clock: Clock,
   ) {}
 
   static async create(db: Database, options: TokenServiceOptions): Promise<TokenService> {
@@ -112,6 +120,7 @@ export class TokenService {
       refreshIntervalMs: options.keyIndexRefreshMs ?? 1000,
       scansPerSecond: options.keyIndexScansPerSecond ?? 2,
       merchants,
+      clock: options.clock,
     });
     await index.load();
     return new TokenService(
@@ -122,7 +131,8 @@ export class TokenService {
       throttle,
       { perKey: options.failuresPerKey, perAddress: options.failuresPerAddress },
       index,
-      new MerchantCache({ ttlMs: options.merchantCacheMs ?? 1000 }),
+      new MerchantCache({ ttlMs: options.merchantCacheMs ?? 1000, now: options.clock }),
+      options.clock,
     );
   }
 
@@ -234,7 +244,7 @@ export class TokenService {
     if (Object.keys(header).some((name) => !HEADER_FIELDS.has(name))) return null;
     const claims = parseJson(signed.payload);
     if (!claims) return null;
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(this.clock() / 1000);
     const { exp, iat, nbf, sub, jti, scheme, iss } = claims;
     if (typeof exp !== 'number' || !Number.isFinite(exp) || exp <= now) return null;
     if (typeof iat !== 'number' || !Number.isFinite(iat) || iat > now + MAX_SKEW_SECONDS) return null;
@@ -264,7 +274,7 @@ export class TokenService {
 
   private sign(merchant: Merchant, scheme: Scheme): IssuedToken | null {
     if (merchant.status !== 'active') return null;
-    const iat = Math.floor(Date.now() / 1000);
+    const iat = Math.floor(this.clock() / 1000);
     const token = this.jwt.sign({
       scheme,
       cv: merchant.credentialsVersion,

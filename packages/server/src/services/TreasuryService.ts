@@ -1,4 +1,5 @@
 import { formatPaise, PAYMENT_MODES } from '@payrail/protocol';
+import { systemClock, type Clock } from '../clock.ts';
 import type { ConnectorBalance } from '../rails/BankConnector.ts';
 import { ConnectorRegistry } from '../rails/ConnectorRegistry.ts';
 import type { Database } from '../store/Database.ts';
@@ -47,7 +48,7 @@ export class TreasuryService {
     private readonly db: Database,
     private readonly connectors: ConnectorRegistry,
     private readonly health: ConnectorHealth,
-    private readonly now: () => number = Date.now,
+    private readonly now: Clock = systemClock,
   ) {}
 
   /** Sets the connector gauges of /metrics from what `list` finds. */

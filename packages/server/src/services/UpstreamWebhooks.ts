@@ -1,5 +1,6 @@
 import { isId, PROVIDER_SIGNATURE_HEADER, BODY_SIGNATURE_HEADER, verifyBodySignature } from '@payrail/protocol';
 import type { UpstreamClient } from '../rails/upstream/UpstreamClient.ts';
+import type { UpstreamCollections } from '../rails/upstream/UpstreamCollections.ts';
 import { upstreamOutcome } from '../rails/upstream/UpstreamConnector.ts';
 import type { Database } from '../store/Database.ts';
 import { JobRepository } from '../store/repositories/JobRepository.ts';
@@ -8,6 +9,7 @@ import type { BankNotifications } from './BankNotifications.ts';
 
 /** What became of an upstream webhook (the route answers 200 for the first three, 401 or 400 otherwise). */
 export type UpstreamEventResult =
+  /** `payoutId`: the payout's id, or the collection's txnId for an event about a collection. */
   | { kind: 'applied' | 'unchanged' | 'ignored'; payoutId?: string }
   | { kind: 'unverified' }
   | { kind: 'invalid'; message: string };
@@ -17,6 +19,8 @@ export type UpstreamEventResult =
  * poll of the same payout, through BankNotifications, so a repeat or an event older than what is recorded changes
  * nothing. An event that does not verify changes nothing either; if its `data` opens with Payrail's upstream
  * credentials and names one of our payouts, that payout is polled now instead (the upstream is asked, not believed).
+ * Collections routed upstream are the same: joined on `senderId` (our txnId), applied through the collection state
+ * machine (UpstreamCollections), polled at once when the event does not verify.
  */
 export class UpstreamWebhooks {
   constructor(
@@ -24,17 +28,24 @@ export class UpstreamWebhooks {
     private readonly client: UpstreamClient,
     private readonly secret: string,
     private readonly notifications: BankNotifications,
+    private readonly collections: UpstreamCollections | null = null,
   ) {}
 
   async receive(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Promise<UpstreamEventResult> {
     const signature = headers[BODY_SIGNATURE_HEADER] ?? headers[PROVIDER_SIGNATURE_HEADER];
     const verified = verifyBodySignature(this.secret, rawBody, signature);
-    const payout = this.payoutOf(rawBody);
+    const subject = this.subjectOf(rawBody);
+    const payout = subject?.kind === 'payout' ? subject : null;
     if (!verified) {
       if (payout) await this.pollSoon(payout.id);
+      if (subject?.kind === 'collection') await this.collections?.pollSoon(subject.id);
       return { kind: 'unverified' };
     }
-    if (!payout) return { kind: 'invalid', message: 'The event carries no payout of ours (data, sender_id)' };
+    if (subject?.kind === 'collection' && this.collections) {
+      const result = await this.collections.receive(subject.id, subject.data);
+      return { kind: result, payoutId: subject.id };
+    }
+    if (!payout) return { kind: 'invalid', message: 'The event carries no payout or collection of ours' };
     const outcome = upstreamOutcome(payout.data);
     if (!outcome) return { kind: 'ignored', payoutId: payout.id };
     const result = await this.notifications.report(payout.id, outcome, 'rail:upstream');
@@ -42,8 +53,13 @@ export class UpstreamWebhooks {
     return { kind: result === 'moved' ? 'applied' : 'unchanged', payoutId: payout.id };
   }
 
-  /** The event's payout: its `data` decrypted with Payrail's upstream credentials, joined on `sender_id`. */
-  private payoutOf(rawBody: Buffer): { id: string; data: Record<string, unknown> } | null {
+  /**
+   * The event's subject: its `data` decrypted with Payrail's upstream credentials, joined on `sender_id` (a payout
+   * of ours) or `senderId` (a collection of ours).
+   */
+  private subjectOf(
+    rawBody: Buffer,
+  ): { kind: 'payout' | 'collection'; id: string; data: Record<string, unknown> } | null {
     let event: unknown;
     try {
       event = JSON.parse(rawBody.toString('utf8'));
@@ -58,7 +74,10 @@ export class UpstreamWebhooks {
       return null;
     }
     const id = data.sender_id;
-    return typeof id === 'string' && isId('payout', id) ? { id, data } : null;
+    if (typeof id === 'string' && isId('payout', id)) return { kind: 'payout', id, data };
+    const txnId = data.senderId;
+    if (typeof txnId === 'string' && isId('collection', txnId)) return { kind: 'collection', id: txnId, data };
+    return null;
   }
 
   /** Asks the upstream about the payout at the next worker pass, if it is still open on the upstream connector. */

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto';
+import type { Clock } from '../clock.ts';
 import type { Merchant } from '../domain/Merchant.ts';
 import type { Database } from '../store/Database.ts';
 import { MerchantRepository } from '../store/repositories/MerchantRepository.ts';
@@ -35,13 +36,15 @@ export interface V1KeyIndexOptions {
   scansPerSecond: number;
   /** Where merchants are read from, their keys opened (the server's, on its master key; default: plain). */
   merchants?: MerchantRepository;
+  /** The composition root's clock (refresh pace, scan allowance). */
+  clock: Clock;
 }
 
 /** How far back each incremental refresh looks again: covers transactions that committed late. */
 const LOOKBACK_MS = 60_000;
 
 /**
- * Finds the merchant a headerless V1 token payload is for (docs/authentication.md) without trying every merchant's key.
+ * Finds the merchant a headerless V1 token payload is for (docs/merchant/authentication.md) without trying every merchant's key.
  *
  * V1 is AES-256-CBC with a fixed IV per merchant, so a payload's first ciphertext block depends only on the
  * merchant's keys and the payload's first 16 bytes. For each merchant the index precomputes the first blocks of
@@ -62,7 +65,7 @@ export class V1KeyIndex {
   private running: Promise<void> = Promise.resolve();
   private pending: Promise<void> | null = null;
   private scanTokens: number;
-  private scanRefilledAt = Date.now();
+  private scanRefilledAt: number;
   /** Refreshes from the database so far (tests check the bound). */
   refreshes = 0;
 
@@ -71,6 +74,7 @@ export class V1KeyIndex {
     private readonly options: V1KeyIndexOptions,
   ) {
     this.scanTokens = options.scansPerSecond;
+    this.scanRefilledAt = options.clock();
     this.merchants = options.merchants ?? new MerchantRepository();
   }
 
@@ -82,7 +86,7 @@ export class V1KeyIndex {
 
   /** Loads every merchant (at start). */
   async load(): Promise<void> {
-    this.lastRefreshStart = Date.now();
+    this.lastRefreshStart = this.options.clock();
     const { merchants, now } = await this.merchants.keysChangedSince(this.db, null);
     for (const m of merchants) this.put(m);
     this.loadedAt = now;
@@ -138,10 +142,10 @@ export class V1KeyIndex {
     if (this.pending) return this.pending;
     const next = (async () => {
       await this.running;
-      const wait = this.lastRefreshStart + this.options.refreshIntervalMs - Date.now();
+      const wait = this.lastRefreshStart + this.options.refreshIntervalMs - this.options.clock();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       this.pending = null;
-      this.lastRefreshStart = Date.now();
+      this.lastRefreshStart = this.options.clock();
       this.refreshes += 1;
       const since = this.loadedAt && new Date(this.loadedAt.getTime() - LOOKBACK_MS);
       const run = this.merchants.keysChangedSince(this.db, since).then(({ merchants, now }) => {
@@ -157,7 +161,7 @@ export class V1KeyIndex {
 
   /** Every key tried on the first block; a few scans a second at most (each costs ~3 µs per merchant). */
   private async scan(first: Buffer): Promise<string[]> {
-    const now = Date.now();
+    const now = this.options.clock();
     const rate = this.options.scansPerSecond;
     this.scanTokens = Math.min(rate, this.scanTokens + ((now - this.scanRefilledAt) / 1000) * rate);
     this.scanRefilledAt = now;

@@ -1,3 +1,4 @@
+import type { Clock } from '../clock.ts';
 import { buildStatement, type Statement } from '../domain/statement.ts';
 import type { Database } from '../store/Database.ts';
 import { StatementRepository } from '../store/repositories/StatementRepository.ts';
@@ -7,11 +8,21 @@ import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 export const STATEMENT_MAX_ENTRIES = 20_000;
 
 export type StatementOutcome =
-  { ok: true; statement: Statement; merchantId: string } | { ok: false; reason: 'not_found' | 'too_many_entries' };
+  | {
+      ok: true;
+      statement: Statement;
+      merchantId: string;
+      /** When it was read (the composition root's clock): the end of a statement without `to`. */
+      readAt: Date;
+    }
+  | { ok: false; reason: 'not_found' | 'too_many_entries' };
 
 /** Wallet statements: opening balance, entries with running balance, closing balance. */
 export class WalletStatementService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
 
   /** Read in one transaction, so that the opening balance and the entries are one consistent snapshot. */
   async statement(walletId: string, range: { from: Date | null; to: Date | null }): Promise<StatementOutcome> {
@@ -23,7 +34,12 @@ export class WalletStatementService {
       const opening = await StatementRepository.openingBalance(tx, walletId, range.from);
       const rows = await StatementRepository.entries(tx, walletId, range, STATEMENT_MAX_ENTRIES + 1);
       if (rows.length > STATEMENT_MAX_ENTRIES) return { ok: false, reason: 'too_many_entries' };
-      return { ok: true, statement: buildStatement(walletId, range, opening, rows), merchantId: wallet.merchantId };
+      return {
+        ok: true,
+        statement: buildStatement(walletId, range, opening, rows),
+        merchantId: wallet.merchantId,
+        readAt: new Date(this.clock()),
+      };
     });
   }
 }

@@ -14,10 +14,12 @@ export interface WebhookEvent {
   object: unknown;
 }
 
-/** Records an event in the transaction of the state change that caused it; the dispatcher sends it later. */
-export async function enqueueWebhook(tx: Queryable, event: WebhookEvent): Promise<void> {
+/**
+ * Records an event in the transaction of the state change that caused it; the dispatcher sends it later. `now` is
+ * the composition root's clock, read by the caller.
+ */
+export async function enqueueWebhook(tx: Queryable, event: WebhookEvent, now: Date): Promise<void> {
   if (!event.url) return;
-  const now = new Date();
   await WebhookRepository.insert(tx, {
     id: newId('event', now.getTime()),
     merchantId: event.merchantId,

@@ -1,6 +1,7 @@
 import type { Mode } from '../config.ts';
 import type { Queryable } from '../store/Database.ts';
 import { SettingsRepository } from '../store/repositories/SettingsRepository.ts';
+import type { Clock } from '../clock.ts';
 
 /** Settings keys: last start in sandbox mode, first start in live mode, the operator's acceptance (ISO times). */
 const LAST_SANDBOX_USE = 'mode.sandbox_last_used';
@@ -25,8 +26,13 @@ export class SandboxDataInLiveError extends Error {
  * sandbox start needs a new acceptance). A database from before the mode was recorded counts as a sandbox
  * when it holds a payout of the sandbox rail.
  */
-export async function checkDatabaseMode(q: Queryable, mode: Mode, allowSandboxDataInLive: boolean): Promise<void> {
-  const now = new Date().toISOString();
+export async function checkDatabaseMode(
+  q: Queryable,
+  mode: Mode,
+  allowSandboxDataInLive: boolean,
+  clock: Clock,
+): Promise<void> {
+  const now = new Date(clock()).toISOString();
   if (mode === 'sandbox') {
     await SettingsRepository.set(q, LAST_SANDBOX_USE, now);
     return;

@@ -1,7 +1,7 @@
 import type { Queryable } from '../store/Database.ts';
 import { TransactionEventRepository } from '../store/repositories/TransactionEventRepository.ts';
 
-/** One entry of a transaction's history, as the admin timeline routes answer it (docs/operations.md). */
+/** One entry of a transaction's history, as the admin timeline routes answer it (docs/operator/operations.md). */
 export interface TimelineEvent {
   at: string;
   type: 'request' | 'status' | 'error' | 'webhook_attempt';

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { Clock } from '../clock.ts';
 
 /** A count and how long until its window ends. */
 export interface Count {
@@ -28,8 +29,14 @@ export const MEMORY_COUNTER_CAP = 100_000;
 export class MemoryCounterStore implements CounterStore {
   private readonly counts = new Map<string, { count: number; expiresAt: number }>();
 
-  /** `cap` bounds the number of counters; past it the oldest is dropped (a Map iterates in insertion order). */
-  constructor(private readonly cap = MEMORY_COUNTER_CAP) {}
+  /**
+   * `clock`: the composition root's. `cap` bounds the number of counters; past it the oldest is dropped (a Map
+   * iterates in insertion order).
+   */
+  constructor(
+    private readonly clock: Clock,
+    private readonly cap = MEMORY_COUNTER_CAP,
+  ) {}
 
   get size(): number {
     return this.counts.size;
@@ -37,13 +44,13 @@ export class MemoryCounterStore implements CounterStore {
 
   async get(key: string): Promise<Count> {
     const entry = this.counts.get(key);
-    const now = Date.now();
+    const now = this.clock();
     if (!entry || entry.expiresAt <= now) return { count: 0, resetMs: 0 };
     return { count: entry.count, resetMs: entry.expiresAt - now };
   }
 
   async increment(key: string, windowMs: number): Promise<Count> {
-    const now = Date.now();
+    const now = this.clock();
     let entry = this.counts.get(key);
     if (!entry || entry.expiresAt <= now) {
       // Re-inserted, not updated in place, so that insertion order stays the order of expiry.
@@ -58,7 +65,7 @@ export class MemoryCounterStore implements CounterStore {
 
   async decrement(key: string): Promise<number> {
     const entry = this.counts.get(key);
-    if (!entry || entry.expiresAt <= Date.now()) return 0;
+    if (!entry || entry.expiresAt <= this.clock()) return 0;
     entry.count = Math.max(0, entry.count - 1);
     if (entry.count === 0) this.counts.delete(key);
     return entry.count;

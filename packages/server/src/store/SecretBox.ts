@@ -39,7 +39,7 @@ function derive(key: Buffer): MasterKey {
 }
 
 /**
- * The one place where secrets at rest are sealed and opened (docs/secrets-at-rest.md). With a master key, values
+ * The one place where secrets at rest are sealed and opened (docs/operator/secrets-at-rest.md). With a master key, values
  * are AES-256-GCM under a key derived from it, tagged with its key id, and bound to their row by `context`
  * (additional data); values under the previous key (a rotation in progress) are still opened. Without a master
  * key (sandbox default) this is the "plain" box: values are stored as they are, through the same code path.

@@ -23,7 +23,7 @@ export interface PgOptions {
   /**
    * Parameterised queries as named prepared statements, parsed and planned once per connection (issue 13 measured
    * a lookup at 53 µs prepared against 103 µs unnamed). Default true. Turn off behind a pooler that does not keep
-   * them across transactions: PgBouncer before 1.21 in transaction mode (docs/performance.md).
+   * them across transactions: PgBouncer before 1.21 in transaction mode (docs/internals/performance.md).
    */
   preparedStatements?: boolean;
   /**

@@ -12,7 +12,7 @@ const INT8_OID = 20;
  * PostgreSQL's 128 MB default buffer cache is most of an idle PGlite server's memory, and here it caches what the
  * operating system's page cache (data directory) or the in-memory file system already holds: 16 MB keeps the hot
  * pages of an initiation (the rightmost index pages, the wallets) and saves about 110 MB of resident memory with no
- * measurable loss of throughput (docs/performance.md, "PGlite memory").
+ * measurable loss of throughput (docs/internals/performance.md, "PGlite memory").
  */
 export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 

@@ -4,10 +4,10 @@ import { ENGINES, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../
 import { eventually, WebhookReceiver } from '../support/webhookReceiver.ts';
 
 /*
- * An integration written from the seed interface alone: node:crypto and fetch, nothing of ours on the client
- * side. V1 everywhere (the scheme the seed documents its status endpoints with), no X-Api-Key header, the
- * collection fields and the POST status form that existing integrations send, and webhooks checked by the plain
- * body HMAC only. It runs twice: at the root with the encrypted V1 token request, and under `/api` (the provider's
+ * An integration written from the provider interface's documentation alone (docs/merchant/provider-interface.md):
+ * node:crypto and fetch, nothing of ours on the client side. V1 everywhere (the scheme the provider interface
+ * documents its status endpoints with), no X-Api-Key header, the collection fields and the POST status form that
+ * existing integrations send, and webhooks checked by the plain body HMAC only. It runs twice: at the root with the encrypted V1 token request, and under `/api` (the provider's
  * documented base URL) with the credentials in plain JSON, as the live service takes them, for a merchant whose
  * `default_scheme` is v1.
  */
@@ -52,7 +52,7 @@ function xSignatureValid(header: string | undefined, body: string, webhookSecret
 type Loose = any;
 const asJson = (res: Response) => ({ status: res.status, json: (): Promise<Loose> => res.json() });
 
-describe.each(CASES)('an integration written from the seed alone ($engine, $variant.name)', ({ engine, variant }) => {
+describe.each(CASES)('an integration of the provider interface ($engine, $variant.name)', ({ engine, variant }) => {
   let t: TestServer;
   let receiver: WebhookReceiver;
   let merchant: { merchant_id: string; api_key: string; secret_key: string; webhook_secret: string; wallet_id: string };
@@ -210,7 +210,7 @@ describe.each(CASES)('an integration written from the seed alone ($engine, $vari
     expect(xSignatureValid(hook.headers['x-signature'] as string, hook.body, merchant.webhook_secret)).toBe(true);
   });
 
-  it('answers the POST status form with the seed codes', async () => {
+  it('answers the POST status form with the provider interface codes', async () => {
     const unauthenticated = await post(api('/collection/v1/status'), { payload: encrypt({ txnId: 'CT0' }) });
     expect((await unauthenticated.json()).respCode).toBe(4008);
     const cases: [unknown, number][] = [

@@ -4,7 +4,7 @@ import { admin, createMerchant, MerchantClient } from '../support/merchantClient
 import { ENGINES, startTestServer, type TestServer } from '../support/testServer.ts';
 
 /**
- * docs/api-reference.md, "Basics" and §10 under concurrency: two batches and twenty single initiations on one wallet at once, on
+ * docs/merchant/api-reference.md and docs/merchant/bulk-and-verification.md under concurrency: two batches and twenty single initiations on one wallet at once, on
  * one instance, and on two instances sharing one PostgreSQL database. The balance never goes below zero, no
  * sender_id is used twice, every accepted payout is debited once, and the ledger verifies.
  */

@@ -4,7 +4,7 @@ import { admin, createMerchant, MerchantClient, type TestMerchant } from '../sup
 import { createTestSchema, startTestServer, type TestServer } from '../support/testServer.ts';
 
 /**
- * docs/api-reference.md and §7 under concurrency: a wallet's balance never goes below zero, a sender_id is used once,
+ * docs/merchant/api-reference.md and ARCHITECTURE.md under concurrency: a wallet's balance never goes below zero, a sender_id is used once,
  * the daily allowance holds, each with every request in flight at once, on one instance and on two instances
  * sharing one PostgreSQL database (requests alternating between them).
  */

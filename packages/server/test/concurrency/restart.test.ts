@@ -12,7 +12,7 @@ import { createTestSchema } from '../support/testServer.ts';
 import { eventually, WebhookReceiver, type ReceivedWebhook } from '../support/webhookReceiver.ts';
 
 /**
- * Crash recovery (docs/api-reference.md, "Basics", §8): the real server runs as a child process; payouts are caught in every
+ * Crash recovery (ARCHITECTURE.md, "Outbox"): the real server runs as a child process; payouts are caught in every
  * non-final state with their webhooks undelivered, the process is killed with SIGKILL, and a new process on the
  * same data must finish every acknowledged payout, move no money twice and deliver every event.
  */

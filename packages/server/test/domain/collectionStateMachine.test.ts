@@ -21,7 +21,7 @@ const pairs: [CollectionStatus, CollectionStatus][] = COLLECTION_STATUSES.flatMa
 );
 
 describe('collection state machine', () => {
-  it('knows exactly the four statuses of the seed', () => {
+  it('knows exactly the four statuses of the provider interface', () => {
     expect([...COLLECTION_STATUSES].sort()).toEqual(['FAILED', 'INITIATED', 'PENDING', 'SUCCESS']);
     expect(Object.keys(COLLECTION_TRANSITIONS).sort()).toEqual([...COLLECTION_STATUSES].sort());
   });

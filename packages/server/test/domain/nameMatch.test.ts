@@ -4,7 +4,7 @@ import { bandOf, jaroWinkler, matchNames, nameTokens, phoneticKey } from '../../
 import { transliterateIndic } from '../../src/domain/indicTransliteration.ts';
 
 /**
- * The name matcher of docs/bulk-and-verification.md on Indian names: what a merchant sends (left) against the account holder's
+ * The name matcher of docs/merchant/bulk-and-verification.md on Indian names: what a merchant sends (left) against the account holder's
  * name at the bank (right), with the band a payments operator would expect.
  */
 const TABLE: [given: string, atBank: string, expected: NameMatchResult][] = [
@@ -66,7 +66,7 @@ const TABLE: [given: string, atBank: string, expected: NameMatchResult][] = [
   ['अनिल शर्मा', 'अनिल शर्मा', 'EXACT_MATCH'],
 ];
 
-describe('name matcher (docs/bulk-and-verification.md)', () => {
+describe('name matcher (docs/merchant/bulk-and-verification.md)', () => {
   it(`matches a table of ${TABLE.length} Indian name pairs with the expected verdict`, () => {
     expect(TABLE.length).toBeGreaterThanOrEqual(40);
     const wrong = TABLE.map(([given, atBank, expected]) => ({ given, atBank, expected, ...matchNames(given, atBank) }))

@@ -200,7 +200,7 @@ describe('parsePayoutFields', () => {
     expect(seen).toEqual(['HDFC0001234', 'HDFC0009999']);
   });
 
-  it('has the seed limits per mode, in paise', () => {
+  it('has the provider interface limits per mode, in paise', () => {
     expect(MODE_LIMITS).toEqual({
       IMPS: { min: 100n, max: 50_000_000n },
       NEFT: { min: 100n, max: 100_000_000n },

@@ -11,7 +11,7 @@ import {
   RETURN_TRANSITION,
 } from '../../src/domain/payoutStateMachine.ts';
 
-/** The seed's transition table, written out. */
+/** The provider interface's transition table, written out. */
 const SEED_TABLE: [PayoutStatus, PayoutStatus][] = [
   ['INITIATED', 'PROCESSING'],
   ['PROCESSING', 'SUCCESS'],
@@ -21,7 +21,7 @@ const SEED_TABLE: [PayoutStatus, PayoutStatus][] = [
   ['PENDING', 'FAILED'],
   ['FAILED', 'REFUNDED'],
 ];
-/** The seed's table and the return: a SUCCESS payout whose money the bank sent back. */
+/** The provider interface's table and the return: a SUCCESS payout whose money the bank sent back. */
 const TABLE: [PayoutStatus, PayoutStatus][] = [...SEED_TABLE, ['SUCCESS', 'REFUNDED']];
 
 const allPairs = PAYOUT_STATUSES.flatMap((from) =>
@@ -29,7 +29,7 @@ const allPairs = PAYOUT_STATUSES.flatMap((from) =>
 );
 
 describe('payout state machine', () => {
-  it.each(allPairs)('%s → %s is allowed exactly when the seed (or the return) lists it', (from, to) => {
+  it.each(allPairs)('%s → %s is allowed exactly when the provider interface (or the return) lists it', (from, to) => {
     const listed = TABLE.some(([a, b]) => a === from && b === to);
     expect(canTransition(from, to)).toBe(listed);
   });

@@ -109,7 +109,7 @@ describe.each(ENGINES)('admin merchant API on %s', (engine) => {
     });
 
     it('answers 404 for an unknown merchant', async () => {
-      const res = await getMerchant(newId('merchant'));
+      const res = await getMerchant(newId('merchant', Date.now()));
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
     });
@@ -210,7 +210,7 @@ describe.each(ENGINES)('admin merchant API on %s', (engine) => {
     });
 
     it('answers 404 for an unknown merchant', async () => {
-      const res = await patch({ daily_limit: '1.00' }, newId('merchant'));
+      const res = await patch({ daily_limit: '1.00' }, newId('merchant', Date.now()));
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
     });
@@ -246,7 +246,7 @@ describe.each(ENGINES)('admin merchant API on %s', (engine) => {
     });
 
     it('answers 404 for an unknown merchant', async () => {
-      const res = await admin(t.url, 'POST', `/admin/v1/merchants/${newId('merchant')}/wallets`);
+      const res = await admin(t.url, 'POST', `/admin/v1/merchants/${newId('merchant', Date.now())}/wallets`);
       expect(res.status).toBe(404);
       expect(res.body).toEqual(ADMIN_ERROR);
     });
@@ -329,10 +329,10 @@ describe.each(ENGINES)('admin merchant API on %s', (engine) => {
     });
 
     it('answers 404 for an unknown wallet', async () => {
-      const res = await credit({ amount: '1.00' }, newId('wallet'));
+      const res = await credit({ amount: '1.00' }, newId('wallet', Date.now()));
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
-      expect((await wallet(newId('wallet'))).status).toBe(404);
+      expect((await wallet(newId('wallet', Date.now()))).status).toBe(404);
     });
   });
 
@@ -378,7 +378,7 @@ describe.each(ENGINES)('admin merchant API on %s', (engine) => {
     });
 
     it('answers 404 for an unknown merchant', async () => {
-      const res = await admin(t.url, 'POST', `/admin/v1/merchants/${newId('merchant')}/credentials/rotate`);
+      const res = await admin(t.url, 'POST', `/admin/v1/merchants/${newId('merchant', Date.now())}/credentials/rotate`);
       expect(res.status).toBe(404);
       expect(res.body).toEqual(ADMIN_ERROR);
     });
@@ -387,14 +387,14 @@ describe.each(ENGINES)('admin merchant API on %s', (engine) => {
   describe('admin authentication', () => {
     const routes: [string, string, unknown?][] = [
       ['POST', '/admin/v1/merchants', { name: 'Intruder' }],
-      ['GET', `/admin/v1/merchants/${newId('merchant')}`],
-      ['PATCH', `/admin/v1/merchants/${newId('merchant')}`, { status: 'active' }],
-      ['POST', `/admin/v1/merchants/${newId('merchant')}/wallets`],
-      ['POST', `/admin/v1/merchants/${newId('merchant')}/credentials/rotate`],
-      ['POST', `/admin/v1/wallets/${newId('wallet')}/credits`, { amount: '1.00' }],
-      ['GET', `/admin/v1/wallets/${newId('wallet')}`],
+      ['GET', `/admin/v1/merchants/${newId('merchant', Date.now())}`],
+      ['PATCH', `/admin/v1/merchants/${newId('merchant', Date.now())}`, { status: 'active' }],
+      ['POST', `/admin/v1/merchants/${newId('merchant', Date.now())}/wallets`],
+      ['POST', `/admin/v1/merchants/${newId('merchant', Date.now())}/credentials/rotate`],
+      ['POST', `/admin/v1/wallets/${newId('wallet', Date.now())}/credits`, { amount: '1.00' }],
+      ['GET', `/admin/v1/wallets/${newId('wallet', Date.now())}`],
       ['GET', '/admin/v1/payouts'],
-      ['POST', `/admin/v1/payouts/${newId('payout')}/resolve`, { status: 'SUCCESS' }],
+      ['POST', `/admin/v1/payouts/${newId('payout', Date.now())}/resolve`, { status: 'SUCCESS' }],
       ['GET', '/admin/v1/webhooks/deliveries'],
       ['POST', '/admin/v1/webhooks/deliveries/1/replay'],
       ['GET', '/admin/v1/ledger/verify'],

@@ -3,7 +3,7 @@ import { admin, http } from '../support/merchantClient.ts';
 import { expectRefused, fundedMerchant, PLAIN_BENEFICIARY, SANDBOX, senderId } from '../support/payoutFixtures.ts';
 import { ENGINES, startTestServer, type TestServer } from '../support/testServer.ts';
 
-/** docs/bulk-and-verification.md through real HTTP: POST /payout/v1/beneficiary/verify and the merchant's `required` setting. */
+/** docs/merchant/bulk-and-verification.md through real HTTP: POST /payout/v1/beneficiary/verify and the merchant's `required` setting. */
 
 const VERIFICATION_ID = /^BV[0-9A-HJKMNP-TV-Z]{26}$/;
 

@@ -17,7 +17,7 @@ import { eventually, WebhookReceiver } from '../support/webhookReceiver.ts';
 const PUBLIC_URL = 'https://pay.example.test/payrail';
 const PAGE_LINK = /^https:\/\/pay\.example\.test\/payrail\/pay\/([A-Za-z0-9_-]{32})$/;
 
-/** The fields integrations of this interface send (docs/api-reference.md): requestAmount, vpa, txnType, channel, paymentUrl. */
+/** The fields integrations of this interface send (docs/merchant/api-reference.md): requestAmount, vpa, txnType, channel, paymentUrl. */
 describe.each(ENGINES)('collection fields of existing integrations on %s', (engine) => {
   let t: TestServer;
   let p: Party;

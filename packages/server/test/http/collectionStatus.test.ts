@@ -90,7 +90,7 @@ describe.each(ENGINES)('GET /collection/v1/status on %s', (engine) => {
     }
   };
 
-  describe('the seed rules in precedence order', () => {
+  describe('the provider interface rules in precedence order', () => {
     it.each(['', 'txnId=', 'senderId=', 'txnId=&senderId=', 'other=1'])(
       'rule 1: neither identifier (%j) → 4000 (400), whatever the token',
       async (query) => {

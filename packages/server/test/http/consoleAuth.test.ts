@@ -4,7 +4,7 @@ import { ConsoleSession, createOperator, TEST_PASSWORD } from '../support/consol
 import { admin, createMerchant, http, type TestMerchant } from '../support/merchantClient.ts';
 import { ENGINES, startTestServer, type TestServer } from '../support/testServer.ts';
 
-/** Operator accounts, sessions, roles, CSRF, audit and maker ≠ checker (docs/console.md). */
+/** Operator accounts, sessions, roles, CSRF, audit and maker ≠ checker (docs/operator/console.md). */
 describe.each(ENGINES)('console operators on %s', (engine) => {
   let t: TestServer;
   let m: TestMerchant;

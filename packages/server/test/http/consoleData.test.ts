@@ -15,7 +15,7 @@ import {
 import { ENGINES, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/testServer.ts';
 import { eventually, WebhookReceiver } from '../support/webhookReceiver.ts';
 
-/** Statements, stats, bulk webhook replay and the merchant's own console session (docs/console.md). */
+/** Statements, stats, bulk webhook replay and the merchant's own console session (docs/operator/console.md). */
 describe.each(ENGINES)('console data routes on %s', (engine) => {
   let t: TestServer;
   let receiver: WebhookReceiver;

@@ -1,13 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleSession, createOperator, TEST_PASSWORD } from '../support/consoleClient.ts';
 import { admin, createMerchant, http } from '../support/merchantClient.ts';
+import { movableClock } from '../support/testClock.ts';
 import { startTestServer, type TestServer } from '../support/testServer.ts';
 
 /** A console session that expires stops working on the server, whatever the browser keeps. */
 describe('console session expiry', () => {
   let t: TestServer;
+  /** The server's clock: moved past a session's lifetime instead of waiting for it. */
+  const clock = movableClock();
   beforeAll(async () => {
     t = await startTestServer('pglite', {
+      clock,
       // Per account: half of 4. X-Forwarded-For names the client, so a test can sign in from many addresses.
       env: {
         PAYRAIL_CONSOLE_SESSION_TTL: '1500ms',
@@ -23,7 +27,7 @@ describe('console session expiry', () => {
     const s = await ConsoleSession.signIn(t.url, 'short@example.test');
     expect(s.setCookie).toMatch(/Max-Age=(1|2);/);
     expect((await s.request('GET', '/admin/v1/stats')).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1700));
+    clock.advance(1700);
     const late = await s.request('GET', '/admin/v1/stats');
     expect(late.status).toBe(401);
     expect((await s.request('GET', '/console/api/session')).status).toBe(401);

@@ -6,7 +6,7 @@ import { ENGINES, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../
 const AUTH = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 const UNKNOWN_DELIVERY = 'EV01ARZ3NDEKTSV4RRFFQ69G5FAV';
 
-// docs/admin-api.md: a POST that takes no body accepts an empty one, with or without Content-Type: application/json.
+// docs/operator/admin-api.md: a POST that takes no body accepts an empty one, with or without Content-Type: application/json.
 describe.each(ENGINES)('request bodies and content types on %s', (engine) => {
   let t: TestServer;
   let m: TestMerchant;

@@ -19,7 +19,7 @@ const now = () => Math.floor(Date.now() / 1000);
 type Event = Record<string, unknown>;
 
 /**
- * How a live collection or payout gets its outcome (docs/live-mode.md): the operator's resolve route and the
+ * How a live collection or payout gets its outcome (docs/operator/live-mode.md): the operator's resolve route and the
  * signed PSP/bank notification routes, over real HTTP against a live-mode server on every engine.
  */
 describe.each(ENGINES)('live-mode outcomes on %s', (engine) => {

@@ -66,7 +66,7 @@ const field = (name: string, code: number, http: number, build: Case['build'], m
   message,
 });
 
-/** One case per check of docs/api-reference.md, in the contract's order. Each merchant has 1000.00. */
+/** One case per check of docs/merchant/api-reference.md, in the contract's order. Each merchant has 1000.00. */
 const CHECK_CASES: Case[] = [
   // sender_id (4017)
   field('sender_id missing', 4017, 400, (c) => c.req({}, { sender_id: undefined }), /sender_id/),

@@ -1,9 +1,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMerchant, http, MerchantClient, type TestMerchant } from '../support/merchantClient.ts';
 import { startTestServer, type TestServer } from '../support/testServer.ts';
+import { eventually } from '../support/webhookReceiver.ts';
+
+/** True once something accepts connections on the port. */
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 
 /**
  * Issue 10 finding 9: with Redis unreachable the token endpoints answered 5000. The failed-token throttle now
@@ -71,7 +83,7 @@ describe('token throttle and status rate limit while Redis is unreachable', () =
   it('Redis stopped mid-run: the next requests fall back at once', async () => {
     const port = await freePort();
     redis = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    await sleep(300);
+    await eventually(() => listening(port), 10_000);
     const t = await startTestServer('pglite', { env: env(`redis://127.0.0.1:${port}`) });
     servers.push(t);
     const m = await createMerchant(t.url);

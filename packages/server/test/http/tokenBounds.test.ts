@@ -4,6 +4,7 @@ import { runInNewContext } from 'node:vm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryCounterStore } from '../../src/store/CounterStore.ts';
+import { fixedClock } from '../support/testClock.ts';
 import { createMerchant, http, type TestMerchant } from '../support/merchantClient.ts';
 import { startTestServer, type TestServer } from '../support/testServer.ts';
 
@@ -93,7 +94,7 @@ async function flood(url: string, m: TestMerchant) {
 
 describe('bounded token-throttle counters', () => {
   it('the in-memory store keeps at most its cap, dropping the oldest', async () => {
-    const store = new MemoryCounterStore(100);
+    const store = new MemoryCounterStore(fixedClock(), 100);
     for (let i = 0; i < 1_000; i++) await store.increment(`k${i}`, 60_000);
     expect(store.size).toBe(100);
     expect((await store.get('k999')).count).toBe(1);

@@ -1,19 +1,22 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenService } from '../../src/services/TokenService.ts';
 import { MemoryCounterStore } from '../../src/store/CounterStore.ts';
 import { createMerchant, MerchantClient, type TestMerchant } from '../support/merchantClient.ts';
+import { movableClock, type TestClock } from '../support/testClock.ts';
 import { ENGINES, startTestServer, type TestServer } from '../support/testServer.ts';
 
 /**
  * PAYRAIL_TOKEN_TTL_SECONDS=2: a token works at once and is refused once its lifetime has passed. (With 1 s a
- * token issued at x.999 s would already count as expired a millisecond later: `exp` is whole seconds.)
+ * token issued at x.999 s would already count as expired a millisecond later: `exp` is whole seconds.) The
+ * server's clock is moved past the lifetime: nothing sleeps.
  */
 describe.each(ENGINES)('token expiry on %s', (engine) => {
   let t: TestServer;
   let m: TestMerchant;
+  let clock: TestClock;
   beforeAll(async () => {
-    t = await startTestServer(engine, { env: { PAYRAIL_TOKEN_TTL_SECONDS: '2' } });
+    clock = movableClock();
+    t = await startTestServer(engine, { env: { PAYRAIL_TOKEN_TTL_SECONDS: '2' }, clock });
     m = await createMerchant(t.url);
   });
   afterAll(() => t.close());
@@ -22,9 +25,10 @@ describe.each(ENGINES)('token expiry on %s', (engine) => {
     const clients = await Promise.all([MerchantClient.connect(t.url, m, 'v2'), MerchantClient.connect(t.url, m, 'v1')]);
     const service = await TokenService.create(t.db, {
       ttlSeconds: 2,
-      counters: new MemoryCounterStore(),
+      counters: new MemoryCounterStore(clock),
       failuresPerKey: 10,
       failuresPerAddress: 50,
+      clock,
     });
     const path = `/payout/v1/balance?wallet_id=${m.wallet_id}`;
     for (const c of clients) {
@@ -37,7 +41,7 @@ describe.each(ENGINES)('token expiry on %s', (engine) => {
       expect(await service.verify(c.token)).not.toBeNull();
     }
 
-    await sleep(3_100);
+    clock.advance(3_100);
 
     for (const c of clients) {
       const res = await c.get(path);

@@ -1,12 +1,13 @@
 import { encryptV1, decryptJsonObject } from '@payrail/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.ts';
 import { V1KeyIndex } from '../../src/services/V1KeyIndex.ts';
 import { admin, createMerchant, http, type HttpResult, type TestMerchant } from '../support/merchantClient.ts';
 import { ENGINES, startTestServer, type EngineName, type TestServer } from '../support/testServer.ts';
 
 const keysOf = (m: TestMerchant) => ({ apiKey: m.api_key, secretKey: m.secret_key });
 
-/** A V1 token request exactly as the seed shows it: `{"payload"}` and no header naming the merchant. */
+/** A V1 token request exactly as the provider interface shows it: `{"payload"}` and no header naming the merchant. */
 const headerless = (url: string, payload: string) => http(url, 'POST', '/v1/auth/clients/token', { body: { payload } });
 
 /** The ways client libraries serialise the credentials object, including one the index has no entry for. */
@@ -107,7 +108,8 @@ describe.each(ENGINES)('V1 token without X-Api-Key on %s', (engine) => {
   });
 
   it('refreshes from the database at most once per interval, however many misses arrive', async () => {
-    const index = new V1KeyIndex(a.db, { refreshIntervalMs: 200, scansPerSecond: 5 });
+    // The system's clock: the refresh pace is measured against real time here.
+    const index = new V1KeyIndex(a.db, { refreshIntervalMs: 200, scansPerSecond: 5, clock: systemClock });
     await index.load();
     const before = index.refreshes;
     const started = Date.now();

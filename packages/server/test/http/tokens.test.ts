@@ -112,7 +112,7 @@ describe.each(ENGINES)('tokens on %s', (engine) => {
       expect(() => decryptJsonObject(res.body.data, 'v2', keysOf(m))).toThrow(DecryptError);
     });
 
-    it('needs no X-Api-Key: the server finds the merchant whose keys decrypt the payload (docs/authentication.md)', async () => {
+    it('needs no X-Api-Key: the server finds the merchant whose keys decrypt the payload (docs/merchant/authentication.md)', async () => {
       const res = await v1({ payload: v1Payload(keysOf(m)) });
       expect(res.status).toBe(200);
       expect(Object.keys(decryptJsonObject(res.body.data, 'v1', keysOf(m)))).toEqual(['token']);

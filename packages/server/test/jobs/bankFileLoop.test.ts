@@ -16,6 +16,7 @@ import {
 import { ENGINES, startTestServer, type TestServer } from '../support/testServer.ts';
 import { eventually } from '../support/webhookReceiver.ts';
 import { BANKFILE_ENV } from '../support/bankFiles.ts';
+import { mt940 } from '../support/bankStatements.ts';
 
 const camt054 = (entries: string) => `<?xml version="1.0" encoding="UTF-8"?>
 <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.08"><BkToCstmrDbtCdtNtfctn>
@@ -254,6 +255,28 @@ describe.each(ENGINES)('bank files through a folder (%s)', (engine) => {
     );
     const blockRejected = await waitForStatus(t.url, fourth.transaction_id as string, 'REFUNDED');
     expect(blockRejected.failure_reason).toBe('AM04 Insufficient funds');
+    // An MT940 statement through the inbox too: imported for reconciliation, one that does not add up refused.
+    const runsBefore = ((await admin(t.url, 'GET', '/admin/v1/reconciliation/runs')).body.data as unknown[]).length;
+    const statement940 = mt940({
+      id: 'MT940-INBOX',
+      entries: [{ direction: 'credit', amount: '42.00', bankRef: 'X1', remittance: 'not a Payrail payment' }],
+    });
+    await deliverToInbox('STATEMENT.sta', statement940);
+    await deliverToInbox('UNBALANCED.sta', mt940({ id: 'MT940-BAD', closing: '1.00', entries: [] }));
+    const read940 = (await inbound()).filter((f) => f.message_type === 'MT940');
+    expect(read940.map((f) => [f.name, f.state])).toEqual(
+      expect.arrayContaining([
+        ['STATEMENT.sta', 'applied'],
+        ['UNBALANCED.sta', 'failed'],
+      ]),
+    );
+    expect(String(read940.find((f) => f.name === 'UNBALANCED.sta')?.reason)).toContain('closing');
+    expect(await folder('failed')).toContain('UNBALANCED.sta');
+    const runsAfter = (await admin(t.url, 'GET', '/admin/v1/reconciliation/runs')).body.data as Record<
+      string,
+      unknown
+    >[];
+    expect(runsAfter.length).toBe(runsBefore + 1);
     // The database itself refuses a second file for a payout.
     await expect(
       t.db

@@ -17,6 +17,7 @@ import {
   type Party,
 } from '../support/collectionFixtures.ts';
 import { admin, MerchantClient, type TestMerchant } from '../support/merchantClient.ts';
+import { quiescent } from '../support/quiescent.ts';
 import { ENGINES, startTestServer, type TestServer } from '../support/testServer.ts';
 import { eventually, WebhookReceiver, type ReceivedWebhook } from '../support/webhookReceiver.ts';
 
@@ -91,8 +92,8 @@ describe.each(ENGINES)('collection lifecycle on %s', (engine) => {
     );
     return Number(rows[0]?.n);
   };
-  /** Lets the worker and the dispatcher run a few rounds, so that anything extra would have shown. */
-  const settle = () => new Promise((r) => setTimeout(r, 400));
+  /** Waits until the worker and the dispatcher have nothing left to do now, so that anything extra would have shown. */
+  const settle = () => quiescent(t.db);
 
   describe('webhooks', () => {
     it.each<Scheme>(['v1', 'v2'])(

@@ -63,7 +63,7 @@ describe.each(ENGINES)('lease ownership on %s', (engine) => {
 
   describe('jobs', () => {
     it('a stale holder can neither complete nor retry a job that another worker claimed after its lease expired', async () => {
-      const subject = newId('payout');
+      const subject = newId('payout', Date.now());
       await JobRepository.schedule(db, 'payout.advance', subject, 0);
       const stale = await claimOne(subject, SHORT_LEASE_MS);
       await sleep(20);
@@ -82,7 +82,7 @@ describe.each(ENGINES)('lease ownership on %s', (engine) => {
     });
 
     it('a stale holder does not delete a job that was rescheduled and claimed again', async () => {
-      const subject = newId('payout');
+      const subject = newId('payout', Date.now());
       await JobRepository.schedule(db, 'payout.advance', subject, 0);
       const stale = await claimOne(subject, 60_000);
       // The subject moved meanwhile (e.g. an operator resolved the payout) and its next step was scheduled.
@@ -98,7 +98,7 @@ describe.each(ENGINES)('lease ownership on %s', (engine) => {
     });
 
     it('a reschedule takes the job from its holder even before anyone claims it again', async () => {
-      const subject = newId('payout');
+      const subject = newId('payout', Date.now());
       await JobRepository.schedule(db, 'payout.advance', subject, 0);
       const stale = await claimOne(subject, 60_000);
       await JobRepository.schedule(db, 'payout.advance', subject, 60_000);
@@ -111,11 +111,11 @@ describe.each(ENGINES)('lease ownership on %s', (engine) => {
     let n = 0;
     async function newDelivery(): Promise<{ id: string; path: string }> {
       const path = `/lease/${n++}`;
-      const id = newId('event');
+      const id = newId('event', Date.now());
       await WebhookRepository.insert(db, {
         id,
         merchantId,
-        subjectId: newId('payout'),
+        subjectId: newId('payout', Date.now()),
         type: 'payout.processing',
         url: receiver.url + path,
         scheme: 'v2',

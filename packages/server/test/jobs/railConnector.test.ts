@@ -107,8 +107,13 @@ describe.each(ENGINES)('a misbehaving bank connector on %s', (engine) => {
       () => rail.submits.has(instant) && rail.submits.has(throwing) && (rail.polls.get(illegal) ?? 0) >= 2,
       8000,
     );
-    // Long enough for the old code's backoff (1 s, then 2 s) to have submitted or polled again.
-    await new Promise((r) => setTimeout(r, 2500));
+    // Nothing is left to call the rail again: no job of these payouts remains (the old code's backoff, 1 s then 2 s,
+    // kept one). A few worker polls (20 ms) would show a call made at once.
+    await eventually(async () => {
+      for (const id of [instant, throwing, illegal]) if ((await jobsOf(id)) !== 0) return false;
+      return true;
+    }, 8000);
+    await new Promise((r) => setTimeout(r, 150));
 
     expect(rail.submits.get(instant)?.length).toBe(1);
     expect(rail.submits.get(throwing)?.length).toBe(1);

@@ -80,11 +80,11 @@ describe('webhook egress', () => {
     new WebhookDispatcher(db, policy, new Metrics(), createLogger('silent'), { retryScheduleMs: [0, 0], timeoutMs });
 
   async function enqueue(url: string): Promise<string> {
-    const id = newId('event');
+    const id = newId('event', Date.now());
     await WebhookRepository.insert(db, {
       id,
       merchantId,
-      subjectId: newId('payout'),
+      subjectId: newId('payout', Date.now()),
       type: 'payout.processing',
       url,
       scheme: 'v2',

@@ -33,7 +33,7 @@ const verifiesStandard = (secret: string, h: ReceivedWebhook) => {
   }
 };
 
-// docs/webhooks.md (X-Signature, User-Agent, compact body) and §5 (webhook-secret rotation).
+// docs/merchant/webhooks.md (X-Signature, User-Agent, compact body, rotating the webhook secret).
 describe.each(ENGINES)('webhook signatures and secret rotation on %s', (engine) => {
   let t: TestServer;
   let receiver: WebhookReceiver;
@@ -65,7 +65,7 @@ describe.each(ENGINES)('webhook signatures and secret rotation on %s', (engine) 
   }
 
   async function rotate(merchantId: string) {
-    // An empty body with Content-Type: application/json, as docs/admin-api.md allows.
+    // An empty body with Content-Type: application/json, as docs/operator/admin-api.md allows.
     return http(t.url, 'POST', `/admin/v1/merchants/${merchantId}/webhook-secret/rotate`, {
       rawBody: '',
       headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },

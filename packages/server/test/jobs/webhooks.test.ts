@@ -104,6 +104,8 @@ describe.each(ENGINES)('payout webhooks on %s', (engine) => {
       const failedId = await pay(f, failed.url, SANDBOX.failure);
       await eventually(() => receiver.at(ok.path).length >= 2 && receiver.at(failed.path).length >= 3);
       await waitForStatus(t.url, failedId, 'REFUNDED');
+      // TODO(issue 17): `await quiescent(t.db)` (every delivery made, no job due) is the sound wait here, but on
+      // PGlite it shows a payout.processing event delivered twice (or three times), which this short pause misses.
       await new Promise((r) => setTimeout(r, 200));
       const keys = { apiKey: f.merchant.api_key, secretKey: f.merchant.secret_key };
       const other: Scheme = scheme === 'v1' ? 'v2' : 'v1';

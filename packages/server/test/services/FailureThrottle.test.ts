@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { counterName, FailureThrottle } from '../../src/services/FailureThrottle.ts';
 import { MemoryCounterStore } from '../../src/store/CounterStore.ts';
+import { fixedClock } from '../support/testClock.ts';
 
 class Refused extends Error {
   constructor(readonly retryAfter: number) {
@@ -20,7 +21,7 @@ const limitsFor = (address: string, key: string) => [
  */
 describe('FailureThrottle', () => {
   it('an address over its limit creates no more key counters, however many keys it tries', async () => {
-    const store = new MemoryCounterStore();
+    const store = new MemoryCounterStore(fixedClock());
     const throttle = new FailureThrottle(store, 60_000, (s) => new Refused(s));
     let refused = 0;
     for (let i = 0; i < 1000; i++) {
@@ -37,7 +38,7 @@ describe('FailureThrottle', () => {
   });
 
   it('a right attempt gives its counts back and leaves no counter', async () => {
-    const store = new MemoryCounterStore();
+    const store = new MemoryCounterStore(fixedClock());
     const throttle = new FailureThrottle(store, 60_000, (s) => new Refused(s));
     for (let i = 0; i < 100; i++) {
       await expect(throttle.attempt(limitsFor(`198.51.100.${i}`, `key-${i}`), async () => 'ok')).resolves.toBe('ok');
@@ -46,7 +47,7 @@ describe('FailureThrottle', () => {
   });
 
   it('refuses with the window of the limit reached, and a key limit holds across addresses', async () => {
-    const store = new MemoryCounterStore();
+    const store = new MemoryCounterStore(fixedClock());
     const throttle = new FailureThrottle(store, 60_000, (s) => new Refused(s));
     for (let i = 0; i < 3; i++) await throttle.attempt(limitsFor(`192.0.2.${i}`, 'victim'), async () => null);
     const err = await throttle.attempt(limitsFor('192.0.2.99', 'victim'), async () => 'never').catch((e: unknown) => e);

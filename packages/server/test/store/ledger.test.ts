@@ -46,7 +46,7 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
   const credit = (walletId: string, amount: bigint, reference?: string) =>
     append({ walletId, kind: 'credit', amount, reference });
   const debit = (walletId: string, amount: bigint) =>
-    append({ walletId, kind: 'payout_debit', amount: -amount, payoutId: newId('payout') });
+    append({ walletId, kind: 'payout_debit', amount: -amount, payoutId: newId('payout', Date.now()) });
 
   it('returns the balance after each entry, and the balance equals the sum of the entries', async () => {
     const w = await newWallet();
@@ -54,10 +54,15 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
     expect(await credit(w, 100_000n)).toBe(100_000n);
     expect(await credit(w, 50n)).toBe(100_050n);
     expect(await debit(w, 30_000n)).toBe(70_050n);
-    const payoutId = newId('payout');
+    const payoutId = newId('payout', Date.now());
     await append({ walletId: w, kind: 'payout_debit', amount: -20_000n, payoutId });
     expect(await append({ walletId: w, kind: 'payout_refund', amount: 20_000n, payoutId })).toBe(70_050n);
-    await append({ walletId: w, kind: 'collection_credit', amount: 999n, collectionId: newId('collection') });
+    await append({
+      walletId: w,
+      kind: 'collection_credit',
+      amount: 999n,
+      collectionId: newId('collection', Date.now()),
+    });
 
     expect(await balance(w)).toBe(71_049n);
     expect(await sumOfEntries(w)).toBe(71_049n);
@@ -97,7 +102,7 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
           walletId: w,
           kind: 'payout_debit',
           amount: -5_000n,
-          payoutId: newId('payout'),
+          payoutId: newId('payout', Date.now()),
         });
       }),
     ).rejects.toBeInstanceOf(InsufficientFunds);
@@ -112,7 +117,7 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
   });
 
   it('refuses an entry for a wallet that does not exist', async () => {
-    await expect(credit(newId('wallet'), 100n)).rejects.toThrow();
+    await expect(credit(newId('wallet', Date.now()), 100n)).rejects.toThrow();
   });
 
   it.each([
@@ -164,14 +169,14 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
     const w = await newWallet();
     expect(await merchants.credit(w, 1_000n, 'ref-A')).toEqual({ walletId: w, balance: 1_000n, duplicate: false });
     expect(await merchants.credit(w, 1_000n, 'ref-A')).toEqual({ walletId: w, balance: 1_000n, duplicate: true });
-    expect(await merchants.credit(newId('wallet'), 1_000n)).toBeNull();
+    expect(await merchants.credit(newId('wallet', Date.now()), 1_000n)).toBeNull();
     expect(await sumOfEntries(w)).toBe(1_000n);
   });
 
   it('a payout is debited once and refunded once', async () => {
     const w = await newWallet();
     await credit(w, 10_000n);
-    const payoutId = newId('payout');
+    const payoutId = newId('payout', Date.now());
     await append({ walletId: w, kind: 'payout_debit', amount: -1_000n, payoutId });
     await expect(append({ walletId: w, kind: 'payout_debit', amount: -1_000n, payoutId })).rejects.toBeInstanceOf(
       DuplicateEntry,
@@ -180,7 +185,7 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
     await expect(append({ walletId: w, kind: 'payout_refund', amount: 1_000n, payoutId })).rejects.toBeInstanceOf(
       DuplicateEntry,
     );
-    const collectionId = newId('collection');
+    const collectionId = newId('collection', Date.now());
     await append({ walletId: w, kind: 'collection_credit', amount: 10n, collectionId });
     await expect(append({ walletId: w, kind: 'collection_credit', amount: 10n, collectionId })).rejects.toBeInstanceOf(
       DuplicateEntry,
@@ -197,7 +202,12 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
     const results = await Promise.allSettled(
       Array.from({ length: 25 }, (_, i) =>
         (pools[i % 2] as Database).transaction((tx) =>
-          LedgerRepository.append(tx, { walletId: w, kind: 'payout_debit', amount: -100n, payoutId: newId('payout') }),
+          LedgerRepository.append(tx, {
+            walletId: w,
+            kind: 'payout_debit',
+            amount: -100n,
+            payoutId: newId('payout', Date.now()),
+          }),
         ),
       ),
     );

@@ -11,7 +11,7 @@ const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const run = DATABASE_URL !== undefined && (hasPgBouncer() || process.env.CI !== undefined);
 
 /**
- * Payrail behind Debian's PgBouncer (1.18) in transaction mode (docs/performance.md): with
+ * Payrail behind Debian's PgBouncer (1.18) in transaction mode (docs/internals/performance.md): with
  * PAYRAIL_PG_PREPARED_STATEMENTS=false everything works while 20 pool connections share 3 server connections;
  * with prepared statements on, the same traffic fails (1.18 does not carry them between server connections),
  * which is why the setting exists.

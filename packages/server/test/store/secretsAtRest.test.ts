@@ -36,7 +36,7 @@ interface Known extends TestMerchant {
   previous_webhook_secret?: string;
 }
 
-/** respCode of a token request: V2, V1 with X-Api-Key, V1 without (the seed's shape). */
+/** respCode of a token request: V2, V1 with X-Api-Key, V1 without (the provider interface's shape). */
 async function tokenCodes(url: string, m: TestMerchant): Promise<number[]> {
   const keys = { apiKey: m.api_key, secretKey: m.secret_key };
   const payload = encryptJson(keys, 'v1', keys);

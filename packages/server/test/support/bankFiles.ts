@@ -1,4 +1,4 @@
-/** The settings of a test server whose payouts go out as bank files (docs/bank-files.md), fast cut-offs. */
+/** The settings of a test server whose payouts go out as bank files (docs/operator/bank-files.md), fast cut-offs. */
 export const BANKFILE_ENV = {
   PAYRAIL_CONNECTOR: 'bankfile',
   PAYRAIL_BANKFILE_CUTOFFS: 'every 200ms',

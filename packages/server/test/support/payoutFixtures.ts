@@ -69,7 +69,7 @@ export function payoutRequest(
   return plain;
 }
 
-/** The shape the seed pairs with each scheme (both shapes are accepted in both). */
+/** The shape the provider interface pairs with each scheme (both shapes are accepted in both). */
 export const shapeOf = (scheme: Scheme): Shape => (scheme === 'v1' ? 'flat' : 'nested');
 
 export interface Funded {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import type { Clock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { BankConnector } from '../../src/rails/BankConnector.ts';
@@ -61,6 +62,10 @@ export interface StartOptions {
   logger?: Logger;
   /** Replace the bank connector (tests of connector behaviour). */
   rail?: BankConnector;
+  /** The server's clock (support/testClock.ts: a test moves it instead of sleeping); default: the system's. */
+  clock?: Clock;
+  /** Called with the built server before it listens (tests that add Fastify hooks, e.g. the schema drift test). */
+  beforeListen?: (server: PayrailServer) => void;
 }
 
 /**
@@ -101,7 +106,8 @@ export async function startTestServer(engine: EngineName, options: StartOptions 
     ownsDb = true;
   }
   const logger = options.logger ?? createLogger(config.logLevel);
-  const server = await createServer(config, { logger, schema, db, rail: options.rail });
+  const server = await createServer(config, { logger, schema, db, rail: options.rail, clock: options.clock });
+  options.beforeListen?.(server);
   const url = await server.listen();
   return {
     url,

@@ -9,7 +9,7 @@ export const ADMIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
 export const adminThrottled = (retryAfterSeconds: number) =>
   new AdminError(429, 'rate_limited', 'Too many failed admin authentications, try again later', retryAfterSeconds);
 
-/** What the server keeps of the admin token: its SHA-256, never the token (docs/secrets-at-rest.md). */
+/** What the server keeps of the admin token: its SHA-256, never the token (docs/operator/secrets-at-rest.md). */
 export const adminTokenHash = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
 
 /**

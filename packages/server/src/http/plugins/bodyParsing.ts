@@ -4,7 +4,7 @@ import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 const takesNoBody = (request: FastifyRequest) => !request.routeOptions.schema?.body;
 
 /**
- * Body parsing rules (docs/admin-api.md): a POST that takes no body accepts an empty one whatever its
+ * Body parsing rules (docs/operator/admin-api.md): a POST that takes no body accepts an empty one whatever its
  * `Content-Type` (`curl -X POST -H 'Content-Type: application/json'`, or `curl -d ''` which says form); a JSON
  * body is parsed as Fastify does (prototype-poisoning checks included); any other non-empty body is refused
  * with Fastify's 415 error (text/plain included), which the error handler answers in the route's style.

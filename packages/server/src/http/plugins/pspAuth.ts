@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../../clock.ts';
 import { checkPspSignature, PSP_SIGNATURE_HEADER, type PspSignatureCheck } from '../../domain/pspSignature.ts';
 import { AdminError } from '../AdminError.ts';
 
@@ -16,8 +17,9 @@ const REFUSALS: Record<Exclude<PspSignatureCheck, 'ok'>, { code: string; message
  * Signed JSON bodies for the PSP notification routes of this (encapsulated) context: the raw bytes are kept, the
  * `Payrail-Signature` HMAC over them is checked before the body is even parsed (401 otherwise), then the body must
  * be JSON (415) that parses (400). Registered inside its own plugin, so no other route reads bodies this way.
+ * The signed timestamp is compared with `clock`, the composition root's.
  */
-export function registerSignedBodies(app: FastifyInstance, secret: string) {
+export function registerSignedBodies(app: FastifyInstance, secret: string, clock: Clock) {
   const raw = new WeakMap<FastifyRequest, Buffer>();
   const json = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
@@ -32,7 +34,7 @@ export function registerSignedBodies(app: FastifyInstance, secret: string) {
       secret,
       Array.isArray(header) ? header.join(',') : header,
       bytes,
-      Math.floor(Date.now() / 1000),
+      Math.floor(clock() / 1000),
     );
     if (check !== 'ok') {
       const refusal = REFUSALS[check];

@@ -1,3 +1,4 @@
+import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AuditEntry, AuditService } from '../../services/AuditService.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
@@ -29,15 +30,8 @@ export function adminAuditRoutes(app: FastifyInstance, deps: { audit: AuditServi
       schema: {
         tags: ['console'],
         summary: 'The audit log (who, role, action, target, time, client address, outcome), newest first',
-        querystring: {
-          type: 'object',
-          properties: {
-            limit: { type: 'string', pattern: '^[0-9]+$' },
-            cursor: { type: 'string', maxLength: 100 },
-            actor: { type: 'string', maxLength: 254 },
-          },
-        },
-        response: adminErrorResponses,
+        ...R['GET /admin/v1/audit'],
+        response: { ...R['GET /admin/v1/audit'].response, ...adminErrorResponses },
       },
     },
     async (request) => {

@@ -1,18 +1,14 @@
+import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
 import { formatPaise } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { BankFileService } from '../../services/BankFileService.ts';
 import { AdminError } from '../AdminError.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
-const nullableText = { type: ['string', 'null'] } as const;
 /** A MsgId as Payrail writes them (and nothing that could leave the header). */
 const MSG_ID = /^[A-Za-z0-9-]{1,35}$/;
-const limitQuery = {
-  type: 'object',
-  properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 } },
-} as const;
 
-/** GET /admin/v1/bankfiles, /admin/v1/bankfiles/{MsgId} and /admin/v1/bankfiles/inbound (docs/bank-files.md). */
+/** GET /admin/v1/bankfiles, /admin/v1/bankfiles/{MsgId} and /admin/v1/bankfiles/inbound (docs/operator/bank-files.md). */
 export function adminBankFileRoutes(app: FastifyInstance, deps: { bankFiles: BankFileService }) {
   app.get(
     '/admin/v1/bankfiles',
@@ -21,29 +17,7 @@ export function adminBankFileRoutes(app: FastifyInstance, deps: { bankFiles: Ban
       schema: {
         tags: ['admin'],
         summary: 'The pain.001 files cut for the bank, newest first, with their payouts’ statuses now',
-        querystring: limitQuery,
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              data: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: {
-                    msg_id: { type: 'string' },
-                    file_name: { type: 'string' },
-                    created_at: { type: 'string' },
-                    delivered_at: nullableText,
-                    payout_count: { type: 'integer' },
-                    ctrl_sum: { type: 'string' },
-                    payout_states: { type: 'object', additionalProperties: { type: 'integer' } },
-                  },
-                },
-              },
-            },
-          },
-        },
+        ...R['GET /admin/v1/bankfiles'],
       },
     },
     async (request) => {
@@ -70,30 +44,7 @@ export function adminBankFileRoutes(app: FastifyInstance, deps: { bankFiles: Ban
       schema: {
         tags: ['admin'],
         summary: 'The files the bank put in the inbox, newest first: applied, or failed with the reason',
-        querystring: limitQuery,
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              data: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: {
-                    name: { type: 'string' },
-                    sha256: { type: 'string' },
-                    message_type: nullableText,
-                    state: { type: 'string', enum: ['applied', 'failed'] },
-                    reason: nullableText,
-                    entries: { type: 'integer' },
-                    refused: { type: 'integer' },
-                    received_at: { type: 'string' },
-                  },
-                },
-              },
-            },
-          },
-        },
+        ...R['GET /admin/v1/bankfiles/inbound'],
       },
     },
     async (request) => {
@@ -121,8 +72,8 @@ export function adminBankFileRoutes(app: FastifyInstance, deps: { bankFiles: Ban
       schema: {
         tags: ['admin'],
         summary: 'One cut file, as delivered (application/xml)',
-        params: { type: 'object', properties: { msg_id: { type: 'string' } }, required: ['msg_id'] },
-        response: adminErrorResponses,
+        ...R['GET /admin/v1/bankfiles/:msg_id'],
+        response: { ...R['GET /admin/v1/bankfiles/:msg_id'].response, ...adminErrorResponses },
       },
     },
     async (request, reply) => {

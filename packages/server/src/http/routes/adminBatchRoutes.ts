@@ -1,3 +1,4 @@
+import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
 import { formatPaise } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { PayoutBatch } from '../../domain/PayoutBatch.ts';
@@ -5,7 +6,7 @@ import type { BulkPayoutService } from '../../services/BulkPayoutService.ts';
 import type { MerchantService } from '../../services/MerchantService.ts';
 import { AdminError } from '../AdminError.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
-import { createdRange, createdRangeQuery, withMerchantNames } from '../consoleListing.ts';
+import { createdRange, withMerchantNames } from '../consoleListing.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
 export const batchView = (b: PayoutBatch) => ({
@@ -51,7 +52,7 @@ export function parseBatchKey(key: string) {
   return { createdAt, merchantId, batchId };
 }
 
-/** Operator views of bulk payouts: the batches, and one batch with every item (docs/bulk-and-verification.md). */
+/** Operator views of bulk payouts: the batches, and one batch with every item (docs/merchant/bulk-and-verification.md). */
 export function adminBatchRoutes(
   app: FastifyInstance,
   deps: { bulkPayouts: BulkPayoutService; merchants: MerchantService },
@@ -63,16 +64,8 @@ export function adminBatchRoutes(
       schema: {
         tags: ['admin'],
         summary: 'List bulk payout batches, newest first, with cursor pagination',
-        querystring: {
-          type: 'object',
-          properties: {
-            merchant_id: { type: 'string' },
-            limit: { type: 'string', pattern: '^[0-9]+$' },
-            cursor: { type: 'string' },
-            ...createdRangeQuery,
-          },
-        },
-        response: adminErrorResponses,
+        ...R['GET /admin/v1/batches'],
+        response: { ...R['GET /admin/v1/batches'].response, ...adminErrorResponses },
       },
     },
     async (request) => {
@@ -97,12 +90,8 @@ export function adminBatchRoutes(
       schema: {
         tags: ['admin'],
         summary: 'One batch (by merchant and batch_id) with its summary by status and every item',
-        params: {
-          type: 'object',
-          required: ['merchant_id', 'batch_id'],
-          properties: { merchant_id: { type: 'string' }, batch_id: { type: 'string' } },
-        },
-        response: adminErrorResponses,
+        ...R['GET /admin/v1/batches/:merchant_id/:batch_id'],
+        response: { ...R['GET /admin/v1/batches/:merchant_id/:batch_id'].response, ...adminErrorResponses },
       },
     },
     async (request) => {

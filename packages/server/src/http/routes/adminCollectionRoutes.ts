@@ -1,12 +1,13 @@
-import { COLLECTION_STATUSES, isId, type CollectionStatus, type CollectionTransactionWire } from '@payrail/protocol';
+import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
+import { isId, type CollectionStatus, type CollectionTransactionWire } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Collection } from '../../domain/Collection.ts';
 import type { CollectionService, FinalOutcome } from '../../services/CollectionService.ts';
 import type { MerchantService } from '../../services/MerchantService.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
-import { createdRange, createdRangeQuery, withMerchantNames } from '../consoleListing.ts';
+import { createdRange, withMerchantNames } from '../consoleListing.ts';
 import { AdminError } from '../AdminError.ts';
-import { adminErrorResponses, adminRouteOptions, historyActor, timelineEventSchema } from './adminSchemas.ts';
+import { adminErrorResponses, adminRouteOptions, historyActor } from './adminSchemas.ts';
 
 export const adminCollectionView = (c: Collection, wire: CollectionTransactionWire) => ({
   ...wire,
@@ -28,18 +29,8 @@ export function adminCollectionRoutes(
       schema: {
         tags: ['admin'],
         summary: 'List collections, newest first, with cursor pagination',
-        querystring: {
-          type: 'object',
-          properties: {
-            merchant_id: { type: 'string' },
-            status: { type: 'string', enum: [...COLLECTION_STATUSES] },
-            sender_id: { type: 'string' },
-            limit: { type: 'string', pattern: '^[0-9]+$' },
-            cursor: { type: 'string' },
-            ...createdRangeQuery,
-          },
-        },
-        response: adminErrorResponses,
+        ...R['GET /admin/v1/collections'],
+        response: { ...R['GET /admin/v1/collections'].response, ...adminErrorResponses },
       },
     },
     async (request) => {
@@ -75,8 +66,8 @@ export function adminCollectionRoutes(
       schema: {
         tags: ['admin'],
         summary: 'One collection by txnId (404 when there is none)',
-        params: { type: 'object', properties: { txnId: { type: 'string' } } },
-        response: adminErrorResponses,
+        ...R['GET /admin/v1/collections/:txnId'],
+        response: { ...R['GET /admin/v1/collections/:txnId'].response, ...adminErrorResponses },
       },
     },
     async (request) => {
@@ -98,14 +89,8 @@ export function adminCollectionRoutes(
       schema: {
         tags: ['admin'],
         summary: 'History of a collection: creation, status changes, webhook attempts (oldest first)',
-        params: { type: 'object', properties: { txnId: { type: 'string' } } },
-        response: {
-          200: {
-            type: 'object',
-            properties: { txnId: { type: 'string' }, events: { type: 'array', items: timelineEventSchema } },
-          },
-          ...adminErrorResponses,
-        },
+        ...R['GET /admin/v1/collections/:txnId/timeline'],
+        response: { ...R['GET /admin/v1/collections/:txnId/timeline'].response, ...adminErrorResponses },
       },
     },
     async (request) => {
@@ -123,27 +108,11 @@ export function adminCollectionRoutes(
       config: { ...adminRouteOptions.config, role: 'finance', audit: 'collection.resolve' },
       schema: {
         tags: ['admin'],
-        summary: 'Settle a collection as SUCCESS, FAILED or PENDING (audited; docs/live-mode.md)',
+        summary: 'Settle a collection as SUCCESS, FAILED or PENDING (audited; docs/operator/live-mode.md)',
         description:
           'The same path as every outcome: a SUCCESS credits the wallet once, the webhook is sent, the history records the operator and the reason. In live mode a SUCCESS needs the UTR of the payment. Resolving to the status the collection already has (with the same UTR, or none) changes nothing and answers 200; any other move the lifecycle refuses answers 409.',
-        params: { type: 'object', properties: { txnId: { type: 'string' } } },
-        body: {
-          type: 'object',
-          required: ['status'],
-          additionalProperties: false,
-          properties: {
-            status: { type: 'string', enum: ['SUCCESS', 'FAILED', 'PENDING'] },
-            utr: { type: 'string', pattern: '^[\\x21-\\x7e]{1,40}$', description: 'Bank reference of the payment' },
-            reason: {
-              type: 'string',
-              minLength: 1,
-              maxLength: 255,
-              pattern: '^[^\\u0000-\\u001f\\u007f]*$',
-              description: 'Why (kept in the history)',
-            },
-          },
-        },
-        response: adminErrorResponses,
+        ...R['POST /admin/v1/collections/:txnId/resolve'],
+        response: { ...R['POST /admin/v1/collections/:txnId/resolve'].response, ...adminErrorResponses },
       },
     },
     async (request) => {

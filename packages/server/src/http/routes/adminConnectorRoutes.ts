@@ -1,8 +1,7 @@
+import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { TreasuryService } from '../../services/TreasuryService.ts';
 import { adminRouteOptions } from './adminSchemas.ts';
-
-const nullableText = { type: ['string', 'null'] } as const;
 
 /** GET /admin/v1/connectors: each connector's routes, health and, for the upstream, the treasury. */
 export function adminConnectorRoutes(app: FastifyInstance, deps: { treasury: TreasuryService }) {
@@ -18,37 +17,7 @@ export function adminConnectorRoutes(app: FastifyInstance, deps: { treasury: Tre
           '`treasury` (upstream only): the upstream wallet’s balance (read at most 30 s earlier), what Payrail owes ' +
           '(every wallet balance plus payouts on hold) and their ratio with 4 decimals; below 1.0000 the upstream ' +
           'account does not cover what merchants hold.',
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              connectors: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: {
-                    name: { type: 'string' },
-                    routes: { type: 'array', items: { type: 'string' } },
-                    capabilities: { type: 'object', additionalProperties: { type: 'boolean' } },
-                    healthy: { type: 'boolean' },
-                    last_success_at: nullableText,
-                    last_failure_at: nullableText,
-                    last_failure: nullableText,
-                    treasury: {
-                      type: ['object', 'null'],
-                      properties: {
-                        upstream_balance: { type: 'string' },
-                        read_at: { type: 'string' },
-                        owed: { type: 'string' },
-                        coverage: nullableText,
-                      },
-                    },
-                  },
-                },
-              },
-            },
-          },
-        },
+        ...R['GET /admin/v1/connectors'],
       },
     },
     async () => ({ connectors: await deps.treasury.list() }),

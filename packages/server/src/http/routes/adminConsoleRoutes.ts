@@ -1,9 +1,9 @@
+import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
 import { formatPaise } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Stats, StatsService } from '../../services/StatsService.ts';
 import type { WalletStatementService } from '../../services/WalletStatementService.ts';
-import { adminErrorResponses, adminRouteOptions, walletIdParam } from './adminSchemas.ts';
-import { statementQuerystring } from './statementView.ts';
+import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 import { answerStatement, type StatementQuery } from './walletStatementAnswer.ts';
 
 export const statsView = (s: Stats) => ({
@@ -29,13 +29,13 @@ export function adminConsoleRoutes(
       schema: {
         tags: ['console'],
         summary: 'Payouts per status per hour over the last 24 hours, success rate, webhook backlog and money on hold',
-        querystring: { type: 'object', properties: { merchant_id: { type: 'string', maxLength: 40 } } },
-        response: adminErrorResponses,
+        ...R['GET /admin/v1/stats'],
+        response: { ...R['GET /admin/v1/stats'].response, ...adminErrorResponses },
       },
     },
     async (request) => {
       const { merchant_id } = request.query as { merchant_id?: string };
-      return statsView(await deps.stats.stats(new Date(), merchant_id || undefined));
+      return statsView(await deps.stats.stats(merchant_id || undefined));
     },
   );
 
@@ -47,9 +47,8 @@ export function adminConsoleRoutes(
         tags: ['console'],
         summary:
           'Wallet statement: opening balance, entries with running balance, closing balance (format=json or csv)',
-        params: walletIdParam,
-        querystring: statementQuerystring,
-        response: adminErrorResponses,
+        ...R['GET /admin/v1/wallets/:wallet_id/statement'],
+        response: { ...R['GET /admin/v1/wallets/:wallet_id/statement'].response, ...adminErrorResponses },
       },
     },
     async (request, reply) => {

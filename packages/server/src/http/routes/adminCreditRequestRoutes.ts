@@ -1,3 +1,4 @@
+import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
 import { formatPaise } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type {
@@ -21,12 +22,6 @@ export const creditRequestView = (r: CreditRequest) => ({
   decided_at: r.decidedAt?.toISOString() ?? null,
   created_at: r.createdAt.toISOString(),
 });
-
-const idParam = {
-  type: 'object',
-  required: ['credit_request_id'],
-  properties: { credit_request_id: { type: 'string', maxLength: 40 } },
-} as const;
 
 function answer(outcome: DecisionOutcome) {
   if (outcome.ok) {
@@ -58,7 +53,7 @@ function answer(outcome: DecisionOutcome) {
   }
 }
 
-/** Wallet credits waiting for a second operator (maker ≠ checker, docs/console.md). */
+/** Wallet credits waiting for a second operator (maker ≠ checker, docs/operator/console.md). */
 export function adminCreditRequestRoutes(app: FastifyInstance, deps: { creditApproval: CreditApprovalService }) {
   app.get(
     '/admin/v1/credit-requests',
@@ -67,15 +62,8 @@ export function adminCreditRequestRoutes(app: FastifyInstance, deps: { creditApp
       schema: {
         tags: ['console'],
         summary: 'Credit requests, newest first (status: pending, approved, rejected)',
-        querystring: {
-          type: 'object',
-          properties: {
-            status: { type: 'string', enum: ['pending', 'approved', 'rejected'] },
-            limit: { type: 'string', pattern: '^[0-9]+$' },
-            cursor: { type: 'string', maxLength: 100 },
-          },
-        },
-        response: adminErrorResponses,
+        ...R['GET /admin/v1/credit-requests'],
+        response: { ...R['GET /admin/v1/credit-requests'].response, ...adminErrorResponses },
       },
     },
     async (request) => {
@@ -98,8 +86,12 @@ export function adminCreditRequestRoutes(app: FastifyInstance, deps: { creditApp
         summary:
           'Approve a pending credit: a different finance or admin operator, independent of the requester ' +
           '(403 lineage_conflict otherwise); the wallet is credited at once',
-        params: idParam,
-        response: { ...adminErrorResponses, 403: adminErrorResponses[401] },
+        ...R['POST /admin/v1/credit-requests/:credit_request_id/approve'],
+        response: {
+          ...R['POST /admin/v1/credit-requests/:credit_request_id/approve'].response,
+          ...adminErrorResponses,
+          403: adminErrorResponses[401],
+        },
       },
     },
     async (request) => {
@@ -123,8 +115,8 @@ export function adminCreditRequestRoutes(app: FastifyInstance, deps: { creditApp
       schema: {
         tags: ['console'],
         summary: 'Reject a pending credit (the maker may withdraw their own); nothing moves',
-        params: idParam,
-        response: adminErrorResponses,
+        ...R['POST /admin/v1/credit-requests/:credit_request_id/reject'],
+        response: { ...R['POST /admin/v1/credit-requests/:credit_request_id/reject'].response, ...adminErrorResponses },
       },
     },
     async (request) => {

@@ -1,4 +1,4 @@
-import { formatPaise, isId, parseRupees } from '@payrail/protocol';
+import { formatPaise, isId, parseRupees, ROUTE_SCHEMAS as R, type FromSchema } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Merchant, Wallet } from '../../domain/Merchant.ts';
 import { CreditRefused, type MerchantPatch, type MerchantService } from '../../services/MerchantService.ts';
@@ -7,14 +7,7 @@ import type { CreditApprovalService } from '../../services/CreditApprovalService
 import { AdminError } from '../AdminError.ts';
 import { creditRequestView } from './adminCreditRequestRoutes.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
-import {
-  adminError,
-  adminErrorResponses,
-  adminRouteOptions,
-  amountText,
-  merchantIdParam,
-  walletIdParam,
-} from './adminSchemas.ts';
+import { adminError, adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
 interface Deps {
   merchants: MerchantService;
@@ -68,7 +61,7 @@ function parseLimit(field: string, value: unknown): bigint | null {
 
 const UPI_VPA = /^[A-Za-z0-9._-]{2,256}@[A-Za-z][A-Za-z0-9]{1,63}$/;
 
-/** Operator routes of docs/admin-api.md for merchants, wallets, credits and credentials. */
+/** Operator routes of docs/operator/admin-api.md for merchants, wallets, credits and credentials. */
 export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
   const { merchants } = deps;
 
@@ -79,26 +72,8 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       schema: {
         tags: ['admin'],
         summary: 'Create a merchant with credentials and a first wallet',
-        body: {
-          type: 'object',
-          required: ['name'],
-          additionalProperties: false,
-          properties: { name: { type: 'string', minLength: 1, maxLength: 200 } },
-        },
-        response: {
-          201: {
-            type: 'object',
-            properties: {
-              merchant_id: { type: 'string' },
-              name: { type: 'string' },
-              api_key: { type: 'string' },
-              secret_key: { type: 'string' },
-              webhook_secret: { type: 'string' },
-              wallet_id: { type: 'string' },
-            },
-          },
-          ...adminErrorResponses,
-        },
+        ...R['POST /admin/v1/merchants'],
+        response: { ...R['POST /admin/v1/merchants'].response, ...adminErrorResponses },
       },
     },
     async (request, reply) => {
@@ -123,8 +98,8 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       schema: {
         tags: ['admin'],
         summary: 'A merchant without secrets, with wallets, limits and settings',
-        params: merchantIdParam,
-        response: adminErrorResponses,
+        ...R['GET /admin/v1/merchants/:merchant_id'],
+        response: { ...R['GET /admin/v1/merchants/:merchant_id'].response, ...adminErrorResponses },
       },
     },
     async (request) => {
@@ -142,37 +117,18 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       schema: {
         tags: ['admin'],
         summary: 'Change limits, callback URL, UPI payee settings, beneficiary verification, default scheme or status',
-        params: merchantIdParam,
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            daily_limit: { anyOf: [amountText, { type: 'null' }] },
-            monthly_limit: { anyOf: [amountText, { type: 'null' }] },
-            collection_callback_url: { type: ['string', 'null'], maxLength: 2048 },
-            upi_vpa: { type: ['string', 'null'], maxLength: 300 },
-            upi_payee_name: { type: ['string', 'null'], maxLength: 100 },
-            status: { type: 'string', enum: ['active', 'suspended'] },
-            beneficiary_verification: { type: 'string', enum: ['off', 'required'] },
-            min_name_match_score: { type: 'integer', minimum: 0, maximum: 100 },
-            default_scheme: {
-              type: 'string',
-              enum: ['v1', 'v2'],
-              description: 'Scheme of a token issued from plain credentials on the V1 token path (default v2)',
-            },
-          },
-        },
-        response: adminErrorResponses,
+        ...R['PATCH /admin/v1/merchants/:merchant_id'],
+        response: { ...R['PATCH /admin/v1/merchants/:merchant_id'].response, ...adminErrorResponses },
       },
     },
     async (request) => {
       const { merchant_id } = request.params as { merchant_id: string };
-      const body = request.body as Record<string, unknown>;
+      const body = request.body as FromSchema<(typeof R)['PATCH /admin/v1/merchants/:merchant_id']['body']>;
       const patch: MerchantPatch = {};
       if ('daily_limit' in body) patch.dailyLimit = parseLimit('daily_limit', body.daily_limit);
       if ('monthly_limit' in body) patch.monthlyLimit = parseLimit('monthly_limit', body.monthly_limit);
       if ('collection_callback_url' in body) {
-        const url = body.collection_callback_url as string | null;
+        const url = body.collection_callback_url ?? null;
         if (url !== null) {
           const problem = await deps.callbackPolicy.check(url);
           if (problem) throw AdminError.invalid(`collection_callback_url: ${problem}`);
@@ -180,17 +136,15 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
         patch.collectionCallbackUrl = url;
       }
       if ('upi_vpa' in body) {
-        const vpa = body.upi_vpa as string | null;
+        const vpa = body.upi_vpa ?? null;
         if (vpa !== null && !UPI_VPA.test(vpa)) throw AdminError.invalid('upi_vpa must look like name@bank');
         patch.upiVpa = vpa;
       }
-      if ('upi_payee_name' in body) patch.upiPayeeName = body.upi_payee_name as string | null;
-      if ('status' in body) patch.status = body.status as 'active' | 'suspended';
-      if ('beneficiary_verification' in body) {
-        patch.beneficiaryVerification = body.beneficiary_verification as 'off' | 'required';
-      }
-      if ('min_name_match_score' in body) patch.minNameMatchScore = body.min_name_match_score as number;
-      if ('default_scheme' in body) patch.defaultScheme = body.default_scheme as 'v1' | 'v2';
+      if ('upi_payee_name' in body) patch.upiPayeeName = body.upi_payee_name ?? null;
+      if (body.status !== undefined) patch.status = body.status;
+      if (body.beneficiary_verification !== undefined) patch.beneficiaryVerification = body.beneficiary_verification;
+      if (body.min_name_match_score !== undefined) patch.minNameMatchScore = body.min_name_match_score;
+      if (body.default_scheme !== undefined) patch.defaultScheme = body.default_scheme;
       const merchant = await merchants.update(merchant_id, patch);
       if (!merchant) throw AdminError.notFound('merchant');
       return merchantView(merchant, await merchants.wallets(merchant.id));
@@ -204,8 +158,8 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       schema: {
         tags: ['admin'],
         summary: 'Open another wallet for a merchant',
-        params: merchantIdParam,
-        response: { 201: { type: 'object', properties: { wallet_id: { type: 'string' } } }, ...adminErrorResponses },
+        ...R['POST /admin/v1/merchants/:merchant_id/wallets'],
+        response: { ...R['POST /admin/v1/merchants/:merchant_id/wallets'].response, ...adminErrorResponses },
       },
     },
     async (request, reply) => {
@@ -223,18 +177,8 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       schema: {
         tags: ['admin'],
         summary: 'Issue new api_key and secret_key; the old ones and their tokens stop working at once',
-        params: merchantIdParam,
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              merchant_id: { type: 'string' },
-              api_key: { type: 'string' },
-              secret_key: { type: 'string' },
-            },
-          },
-          ...adminErrorResponses,
-        },
+        ...R['POST /admin/v1/merchants/:merchant_id/credentials/rotate'],
+        response: { ...R['POST /admin/v1/merchants/:merchant_id/credentials/rotate'].response, ...adminErrorResponses },
       },
     },
     async (request) => {
@@ -252,16 +196,9 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       schema: {
         tags: ['admin'],
         summary: 'Issue a new webhook_secret; for 24 h deliveries are signed with both the new and the previous one',
-        params: merchantIdParam,
+        ...R['POST /admin/v1/merchants/:merchant_id/webhook-secret/rotate'],
         response: {
-          200: {
-            type: 'object',
-            properties: {
-              merchant_id: { type: 'string' },
-              webhook_secret: { type: 'string' },
-              previous_secret_expires_at: { type: 'string', format: 'date-time' },
-            },
-          },
+          ...R['POST /admin/v1/merchants/:merchant_id/webhook-secret/rotate'].response,
           ...adminErrorResponses,
         },
       },
@@ -289,30 +226,9 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
           'Credit a wallet (idempotent per reference). An operator session whose credit takes its direct credits ' +
           'to this wallet over the last 24 h above PAYRAIL_CREDIT_APPROVAL_ABOVE gets 202 with a pending credit ' +
           'request instead (maker ≠ checker).',
-        params: walletIdParam,
-        body: {
-          type: 'object',
-          required: ['amount'],
-          additionalProperties: false,
-          properties: { amount: amountText, reference: { type: 'string', minLength: 1, maxLength: 100 } },
-        },
+        ...R['POST /admin/v1/wallets/:wallet_id/credits'],
         response: {
-          200: {
-            type: 'object',
-            properties: { wallet_id: { type: 'string' }, balance: { type: 'string' }, duplicate: { type: 'boolean' } },
-          },
-          202: {
-            type: 'object',
-            properties: {
-              credit_request_id: { type: 'string' },
-              wallet_id: { type: 'string' },
-              amount: { type: 'string' },
-              reference: { type: ['string', 'null'] },
-              status: { type: 'string' },
-              requested_by: { type: 'string' },
-              created_at: { type: 'string' },
-            },
-          },
+          ...R['POST /admin/v1/wallets/:wallet_id/credits'].response,
           ...adminErrorResponses,
           422: adminError,
         },
@@ -350,7 +266,12 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
     '/admin/v1/wallets/:wallet_id',
     {
       ...adminRouteOptions,
-      schema: { tags: ['admin'], summary: 'A wallet with its balance and amount on hold', params: walletIdParam },
+      schema: {
+        tags: ['admin'],
+        summary: 'A wallet with its balance and amount on hold',
+        ...R['GET /admin/v1/wallets/:wallet_id'],
+        response: { ...R['GET /admin/v1/wallets/:wallet_id'].response, ...adminErrorResponses },
+      },
     },
     async (request) => {
       const { wallet_id } = request.params as { wallet_id: string };
@@ -368,16 +289,8 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       schema: {
         tags: ['admin'],
         summary: 'List merchants (no secrets), newest first, with cursor pagination',
-        querystring: {
-          type: 'object',
-          properties: {
-            q: { type: 'string', maxLength: 200, description: 'exact merchant_id, or part of the name (any case)' },
-            status: { type: 'string', enum: ['active', 'suspended'] },
-            limit: { type: 'string', pattern: '^[0-9]+$' },
-            cursor: { type: 'string' },
-          },
-        },
-        response: adminErrorResponses,
+        ...R['GET /admin/v1/merchants'],
+        response: { ...R['GET /admin/v1/merchants'].response, ...adminErrorResponses },
       },
     },
     async (request) => {

@@ -1,5 +1,6 @@
+import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
-import { isEmail, lineageNote, OPERATOR_ROLES, type Operator, type OperatorRole } from '../../domain/Operator.ts';
+import { isEmail, lineageNote, type Operator, type OperatorRole } from '../../domain/Operator.ts';
 import { passwordProblem } from '../../domain/passwordHash.ts';
 import { signInEmail } from '../../domain/signInIdentity.ts';
 import type { OperatorService } from '../../services/OperatorService.ts';
@@ -17,27 +18,7 @@ export const operatorView = (o: Operator) => ({
   updated_at: o.updatedAt.toISOString(),
 });
 
-const operatorSchema = {
-  type: 'object',
-  properties: {
-    operator_id: { type: 'string' },
-    email: { type: 'string' },
-    name: { type: 'string' },
-    role: { type: 'string', enum: [...OPERATOR_ROLES] },
-    disabled: { type: 'boolean' },
-    created_by: { type: 'string' },
-    created_at: { type: 'string' },
-    updated_at: { type: 'string' },
-  },
-} as const;
-
-const operatorIdParam = {
-  type: 'object',
-  required: ['operator_id'],
-  properties: { operator_id: { type: 'string', maxLength: 40 } },
-} as const;
-
-/** Operator accounts (docs/console.md): admins (and the admin token) create, change and disable them. */
+/** Operator accounts (docs/operator/console.md): admins (and the admin token) create, change and disable them. */
 export function adminOperatorRoutes(app: FastifyInstance, deps: { operators: OperatorService }) {
   app.post(
     '/admin/v1/operators',
@@ -47,18 +28,8 @@ export function adminOperatorRoutes(app: FastifyInstance, deps: { operators: Ope
       schema: {
         tags: ['console'],
         summary: 'Create an operator account (e-mail, name, role, password of 10–200 characters)',
-        body: {
-          type: 'object',
-          required: ['email', 'role', 'password'],
-          additionalProperties: false,
-          properties: {
-            email: { type: 'string', minLength: 3, maxLength: 254 },
-            name: { type: 'string', minLength: 1, maxLength: 200 },
-            role: { type: 'string', enum: [...OPERATOR_ROLES] },
-            password: { type: 'string', minLength: 1, maxLength: 200 },
-          },
-        },
-        response: { 201: operatorSchema, ...adminErrorResponses },
+        ...R['POST /admin/v1/operators'],
+        response: { ...R['POST /admin/v1/operators'].response, ...adminErrorResponses },
       },
     },
     async (request, reply) => {
@@ -90,10 +61,8 @@ export function adminOperatorRoutes(app: FastifyInstance, deps: { operators: Ope
       schema: {
         tags: ['console'],
         summary: 'Every operator account (admin role)',
-        response: {
-          200: { type: 'object', properties: { data: { type: 'array', items: operatorSchema } } },
-          ...adminErrorResponses,
-        },
+        ...R['GET /admin/v1/operators'],
+        response: { ...R['GET /admin/v1/operators'].response, ...adminErrorResponses },
       },
     },
     async () => ({ data: (await deps.operators.list()).map(operatorView) }),
@@ -107,19 +76,8 @@ export function adminOperatorRoutes(app: FastifyInstance, deps: { operators: Ope
       schema: {
         tags: ['console'],
         summary: 'Change role, name or password, or disable; any change but the name ends their sessions',
-        params: operatorIdParam,
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          minProperties: 1,
-          properties: {
-            name: { type: 'string', minLength: 1, maxLength: 200 },
-            role: { type: 'string', enum: [...OPERATOR_ROLES] },
-            disabled: { type: 'boolean' },
-            password: { type: 'string', minLength: 1, maxLength: 200 },
-          },
-        },
-        response: { 200: operatorSchema, ...adminErrorResponses },
+        ...R['PATCH /admin/v1/operators/:operator_id'],
+        response: { ...R['PATCH /admin/v1/operators/:operator_id'].response, ...adminErrorResponses },
       },
     },
     async (request) => {

@@ -1,4 +1,4 @@
-import { isId, PAYOUT_STATUSES, type PayoutStatus } from '@payrail/protocol';
+import { isId, ROUTE_SCHEMAS as R, type PayoutStatus } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import { toPayoutWire, type Payout } from '../../domain/Payout.ts';
 import type { MerchantService } from '../../services/MerchantService.ts';
@@ -6,20 +6,8 @@ import type { PayoutAdminService } from '../../services/PayoutAdminService.ts';
 import type { WebhookAdminService } from '../../services/WebhookAdminService.ts';
 import { AdminError } from '../AdminError.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
-import {
-  createdRange,
-  createdRangeQuery,
-  deliverySummary,
-  deliverySummarySchema,
-  withMerchantNames,
-} from '../consoleListing.ts';
-import {
-  adminError,
-  adminErrorResponses,
-  historyActor,
-  adminRouteOptions,
-  timelineEventSchema,
-} from './adminSchemas.ts';
+import { createdRange, deliverySummary, withMerchantNames } from '../consoleListing.ts';
+import { adminError, adminErrorResponses, historyActor, adminRouteOptions } from './adminSchemas.ts';
 
 export const adminPayoutView = (p: Payout) => ({
   ...toPayoutWire(p),
@@ -36,7 +24,7 @@ export const adminPayoutView = (p: Payout) => ({
   return_reason: p.returnReason ?? null,
 });
 
-/** Operator routes for payouts and the ledger (docs/admin-api.md). */
+/** Operator routes for payouts and the ledger (docs/operator/admin-api.md). */
 export function adminPayoutRoutes(
   app: FastifyInstance,
   deps: { payoutAdmin: PayoutAdminService; merchants: MerchantService; webhookAdmin: WebhookAdminService },
@@ -48,17 +36,8 @@ export function adminPayoutRoutes(
       schema: {
         tags: ['admin'],
         summary: 'List payouts, newest first, with cursor pagination',
-        querystring: {
-          type: 'object',
-          properties: {
-            merchant_id: { type: 'string' },
-            status: { type: 'string', enum: [...PAYOUT_STATUSES] },
-            limit: { type: 'string', pattern: '^[0-9]+$' },
-            cursor: { type: 'string' },
-            ...createdRangeQuery,
-          },
-        },
-        response: adminErrorResponses,
+        ...R['GET /admin/v1/payouts'],
+        response: { ...R['GET /admin/v1/payouts'].response, ...adminErrorResponses },
       },
     },
     async (request) => {
@@ -91,8 +70,8 @@ export function adminPayoutRoutes(
       schema: {
         tags: ['admin'],
         summary: 'One payout',
-        params: { type: 'object', properties: { transaction_id: { type: 'string' } } },
-        response: adminErrorResponses,
+        ...R['GET /admin/v1/payouts/:transaction_id'],
+        response: { ...R['GET /admin/v1/payouts/:transaction_id'].response, ...adminErrorResponses },
       },
     },
     async (request) => {
@@ -111,18 +90,8 @@ export function adminPayoutRoutes(
       schema: {
         tags: ['admin'],
         summary: 'History of a payout: creation, status changes, connector errors, webhook attempts (oldest first)',
-        params: { type: 'object', properties: { transaction_id: { type: 'string' } } },
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              transaction_id: { type: 'string' },
-              events: { type: 'array', items: timelineEventSchema },
-              deliveries: deliverySummarySchema,
-            },
-          },
-          ...adminErrorResponses,
-        },
+        ...R['GET /admin/v1/payouts/:transaction_id/timeline'],
+        response: { ...R['GET /admin/v1/payouts/:transaction_id/timeline'].response, ...adminErrorResponses },
       },
     },
     async (request) => {
@@ -141,17 +110,8 @@ export function adminPayoutRoutes(
       schema: {
         tags: ['admin'],
         summary: 'Resolve a PENDING payout (and PROCESSING in live mode) as SUCCESS or FAILED',
-        params: { type: 'object', properties: { transaction_id: { type: 'string' } } },
-        body: {
-          type: 'object',
-          required: ['status'],
-          additionalProperties: false,
-          properties: {
-            status: { type: 'string', enum: ['SUCCESS', 'FAILED'] },
-            utr_number: { type: 'string', minLength: 1, maxLength: 40 },
-          },
-        },
-        response: adminErrorResponses,
+        ...R['POST /admin/v1/payouts/:transaction_id/resolve'],
+        response: { ...R['POST /admin/v1/payouts/:transaction_id/resolve'].response, ...adminErrorResponses },
       },
     },
     async (request) => {
@@ -179,22 +139,9 @@ export function adminPayoutRoutes(
         summary: 'Record that the bank returned the money of a SUCCESS payout (SUCCESS → REFUNDED)',
         description:
           'For a transfer the beneficiary bank sent back after it succeeded (account closed, beneficiary refused). The amount comes back to the wallet once, the payout keeps its UTR, its status_message says why, the merchant gets payout.refunded, and the amount no longer counts toward the daily and monthly allowances. A payout returned already answers 200 as it is. Needs the finance role.',
-        params: { type: 'object', properties: { transaction_id: { type: 'string' } } },
-        body: {
-          type: 'object',
-          required: ['reason'],
-          additionalProperties: false,
-          properties: {
-            reason: {
-              type: 'string',
-              minLength: 1,
-              maxLength: 255,
-              pattern: '^[^\\u0000-\\u001f\\u007f]*\\S[^\\u0000-\\u001f\\u007f]*$',
-              description: 'Why the bank returned it, as the merchant will read it: 1–255 characters, one line',
-            },
-          },
-        },
+        ...R['POST /admin/v1/payouts/:transaction_id/return'],
         response: {
+          ...R['POST /admin/v1/payouts/:transaction_id/return'].response,
           ...adminErrorResponses,
           403: { ...adminError, description: 'forbidden: needs the finance role' },
           409: {
@@ -220,7 +167,11 @@ export function adminPayoutRoutes(
     '/admin/v1/ledger/verify',
     {
       ...adminRouteOptions,
-      schema: { tags: ['admin'], summary: "Check every wallet's balance against the sum of its ledger entries" },
+      schema: {
+        tags: ['admin'],
+        summary: "Check every wallet's balance against the sum of its ledger entries",
+        ...R['GET /admin/v1/ledger/verify'],
+      },
     },
     async () => {
       const result = await deps.payoutAdmin.verifyLedger();

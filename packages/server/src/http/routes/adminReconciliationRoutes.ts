@@ -1,3 +1,4 @@
+import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
 import { formatPaise } from '@payrail/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RECON_RESULTS, RUN_ID_PATTERN } from '../../domain/reconciliation.ts';
@@ -10,6 +11,7 @@ import {
   type RunSummary,
 } from '../../services/ReconciliationService.ts';
 import { AdminError } from '../AdminError.ts';
+import { csvText } from '../csv.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { adminError, adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
@@ -91,14 +93,6 @@ export const itemView = (i: ReconItem) => ({
 
 type ItemJson = ReturnType<typeof itemView>;
 
-/** A CSV cell: quoted when needed, and never read as a formula by a spreadsheet (= + - @ tab CR get a '). */
-export function csvCell(value: string | number | boolean | null): string {
-  if (value === null) return '';
-  const text = String(value);
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 const CSV_COLUMNS: (keyof ItemJson)[] = [
   'item_id',
   'result',
@@ -130,34 +124,12 @@ const CSV_COLUMNS: (keyof ItemJson)[] = [
 
 /** Every item of a run, one line each, in the order of the JSON answer (open exceptions first). */
 export function itemsCsv(items: ReconItem[]): string {
-  const lines = [CSV_COLUMNS.join(',')];
-  for (const item of items) {
+  const rows = items.map((item) => {
     const view = itemView(item);
-    lines.push(CSV_COLUMNS.map((c) => csvCell(view[c])).join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
+    return CSV_COLUMNS.map((c) => view[c]);
+  });
+  return csvText([CSV_COLUMNS, ...rows]);
 }
-
-/** Documented loosely: a run as GET /admin/v1/reconciliation/runs/{run_id} gives it, without the items. */
-const importAnswer = {
-  type: 'object',
-  properties: {
-    runs: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: true,
-        properties: { run_id: { type: 'string' }, already_imported: { type: 'boolean' } },
-      },
-    },
-  },
-} as const;
-
-const runIdParam = {
-  type: 'object',
-  required: ['run_id'],
-  properties: { run_id: { type: 'string', maxLength: 40 } },
-} as const;
 
 const closeAnswer = (outcome: CloseOutcome) => {
   if (outcome.ok) return itemView(outcome.item);
@@ -171,7 +143,7 @@ const closeAnswer = (outcome: CloseOutcome) => {
 const actorName = (request: FastifyRequest) => request.actor?.name ?? 'operator:admin-token';
 
 /**
- * Reconciliation of bank statements (docs/reconciliation.md): import a camt.053 or MT940 statement (finance),
+ * Reconciliation of bank statements (docs/operator/reconciliation.md): import a camt.053 or MT940 statement (finance),
  * read the runs with their items and export them as CSV (viewer), close an exception with a reason (finance).
  */
 export function adminReconciliationRoutes(app: FastifyInstance, deps: { reconciliation: ReconciliationService }) {
@@ -210,9 +182,9 @@ export function adminReconciliationRoutes(app: FastifyInstance, deps: { reconcil
             'The statement’s arithmetic is checked first (422 naming the difference; nothing is recorded). Each ' +
             'statement of the file gets a reconciliation run. The same statement again (same account, statement ' +
             'id and SHA-256) changes nothing and answers 200 with the first import’s run (`already_imported`).',
+          ...R['POST /admin/v1/reconciliation/statements'],
           response: {
-            200: importAnswer,
-            201: importAnswer,
+            ...R['POST /admin/v1/reconciliation/statements'].response,
             ...adminErrorResponses,
             403: adminError,
             413: adminError,
@@ -263,14 +235,8 @@ export function adminReconciliationRoutes(app: FastifyInstance, deps: { reconcil
       schema: {
         tags: ['admin'],
         summary: 'Reconciliation runs, newest first, with counts and amounts per result and open exceptions',
-        querystring: {
-          type: 'object',
-          properties: {
-            limit: { type: 'string', pattern: '^[0-9]+$' },
-            cursor: { type: 'string', maxLength: 100 },
-          },
-        },
-        response: adminErrorResponses,
+        ...R['GET /admin/v1/reconciliation/runs'],
+        response: { ...R['GET /admin/v1/reconciliation/runs'].response, ...adminErrorResponses },
       },
     },
     async (request) => {
@@ -292,9 +258,8 @@ export function adminReconciliationRoutes(app: FastifyInstance, deps: { reconcil
         summary:
           'One run: the statement, counts and amounts per result, and every item (open exceptions first); ' +
           '?format=csv for the items as CSV',
-        params: runIdParam,
-        querystring: { type: 'object', properties: { format: { type: 'string', enum: ['json', 'csv'] } } },
-        response: adminErrorResponses,
+        ...R['GET /admin/v1/reconciliation/runs/:run_id'],
+        response: { ...R['GET /admin/v1/reconciliation/runs/:run_id'].response, ...adminErrorResponses },
       },
     },
     async (request, reply) => {
@@ -320,21 +285,12 @@ export function adminReconciliationRoutes(app: FastifyInstance, deps: { reconcil
       schema: {
         tags: ['admin'],
         summary: 'Close an exception (amount_mismatch, unmatched, missing) with a reason; both are in the audit log',
-        params: {
-          type: 'object',
-          required: ['run_id', 'item_id'],
-          properties: {
-            run_id: { type: 'string', maxLength: 40 },
-            item_id: { type: 'string', pattern: '^[0-9]{1,18}$' },
-          },
+        ...R['POST /admin/v1/reconciliation/runs/:run_id/items/:item_id/close'],
+        response: {
+          ...R['POST /admin/v1/reconciliation/runs/:run_id/items/:item_id/close'].response,
+          ...adminErrorResponses,
+          403: adminError,
         },
-        body: {
-          type: 'object',
-          required: ['reason'],
-          additionalProperties: false,
-          properties: { reason: { type: 'string', minLength: 1, maxLength: 1000 } },
-        },
-        response: { ...adminErrorResponses, 403: adminError },
       },
     },
     async (request) => {

@@ -1,3 +1,4 @@
+import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import { parseStatementBound } from '../../domain/statement.ts';
 import type {
@@ -21,17 +22,8 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { webhookAdmin: W
       schema: {
         tags: ['admin'],
         summary: 'List webhook deliveries (newest first) with every attempt',
-        querystring: {
-          type: 'object',
-          properties: {
-            merchant_id: { type: 'string' },
-            state: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
-            subject_id: { type: 'string', description: 'transaction_id or txnId' },
-            limit: { type: 'string', pattern: '^[0-9]+$' },
-            cursor: { type: 'string' },
-          },
-        },
-        response: adminErrorResponses,
+        ...R['GET /admin/v1/webhooks/deliveries'],
+        response: { ...R['GET /admin/v1/webhooks/deliveries'].response, ...adminErrorResponses },
       },
     },
     async (request) => {
@@ -65,11 +57,8 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { webhookAdmin: W
       schema: {
         tags: ['admin'],
         summary: 'Send a delivery again now (same webhook-id; receivers deduplicate)',
-        params: { type: 'object', properties: { id: { type: 'string' } } },
-        response: {
-          202: { type: 'object', properties: { id: { type: 'string' }, state: { type: 'string' } } },
-          ...adminErrorResponses,
-        },
+        ...R['POST /admin/v1/webhooks/deliveries/:id/replay'],
+        response: { ...R['POST /admin/v1/webhooks/deliveries/:id/replay'].response, ...adminErrorResponses },
       },
     },
     async (request, reply) => {
@@ -87,22 +76,8 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { webhookAdmin: W
       schema: {
         tags: ['admin'],
         summary: 'Send again every failed delivery of a merchant created at or after `since`',
-        body: {
-          type: 'object',
-          required: ['merchant_id', 'since'],
-          additionalProperties: false,
-          properties: {
-            merchant_id: { type: 'string', minLength: 1, maxLength: 40 },
-            since: { type: 'string', maxLength: 40, description: 'ISO date-time' },
-          },
-        },
-        response: {
-          202: {
-            type: 'object',
-            properties: { replayed: { type: 'integer' }, ids: { type: 'array', items: { type: 'string' } } },
-          },
-          ...adminErrorResponses,
-        },
+        ...R['POST /admin/v1/webhooks/deliveries/replay'],
+        response: { ...R['POST /admin/v1/webhooks/deliveries/replay'].response, ...adminErrorResponses },
       },
     },
     async (request, reply) => {

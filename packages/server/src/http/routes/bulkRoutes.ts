@@ -1,4 +1,10 @@
-import { Common, PayoutCodes, withMessage } from '@payrail/protocol';
+import {
+  BULK_BODY_TOO_LARGE,
+  merchantErrorResponses,
+  PayoutCodes,
+  ROUTE_SCHEMAS as R,
+  withMessage,
+} from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import { toVerificationWire } from '../../domain/BeneficiaryVerification.ts';
 import { RequestRejected } from '../../domain/RequestRejected.ts';
@@ -9,7 +15,7 @@ import { sendEnvelope } from '../plugins/errorHandler.ts';
 import { requireMerchant } from '../plugins/merchantAuth.ts';
 import { present } from '../queryParams.ts';
 import type { StatusRateLimit } from '../StatusRateLimit.ts';
-import { bearerSecurity, encryptedBody, payoutEnvelope } from './merchantSchemas.ts';
+import { bearerSecurity } from './merchantSchemas.ts';
 import { decryptPayload } from './payoutRoutes.ts';
 
 interface Deps {
@@ -19,10 +25,10 @@ interface Deps {
   statusRateLimit: StatusRateLimit;
 }
 
-/** A bulk request carries up to 1,000 items: its own body limit (docs/bulk-and-verification.md). */
+/** A bulk request carries up to 1,000 items: its own body limit (docs/merchant/bulk-and-verification.md). */
 export const BULK_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 
-/** POST /payout/v1/bulk, GET /payout/v1/bulk/status, POST /payout/v1/beneficiary/verify (docs/bulk-and-verification.md, §11). */
+/** POST /payout/v1/bulk, GET /payout/v1/bulk/status, POST /payout/v1/beneficiary/verify (docs/merchant/bulk-and-verification.md). */
 export function bulkRoutes(app: FastifyInstance, deps: Deps) {
   const auth = requireMerchant(deps.tokens, PayoutCodes.unauthorized);
   const config = { errorStyle: 'payout' as const };
@@ -35,7 +41,7 @@ export function bulkRoutes(app: FastifyInstance, deps: Deps) {
       config: {
         ...config,
         invalidBody: PayoutCodes.undecryptable,
-        bodyTooLarge: withMessage(Common.bodyTooLarge, 'Request body exceeds 2 MiB'),
+        bodyTooLarge: BULK_BODY_TOO_LARGE,
       },
       schema: {
         tags: ['payouts'],
@@ -43,17 +49,8 @@ export function bulkRoutes(app: FastifyInstance, deps: Deps) {
         description:
           'Plaintext: `BulkPayoutRequest`. Each item is checked as a single initiation would be, in order, counting the earlier accepted items. Success `data`: `BulkPayoutResult` (also the `data` of 4018 and of 4009).',
         security: bearerSecurity,
-        body: encryptedBody,
-        response: {
-          200: payoutEnvelope('2000: processed (or checked, with dry_run); data = BulkPayoutResult'),
-          400: payoutEnvelope(
-            '4014 (undecryptable), 4017 (batch_id, dry_run, atomic, callback_url), 4019 (0 or over 1,000 items)',
-          ),
-          401: payoutEnvelope('4001: invalid or expired token'),
-          409: payoutEnvelope('4009: duplicate batch_id; data = the existing batch as BulkPayoutResult'),
-          413: payoutEnvelope('4000: body over 2 MiB'),
-          422: payoutEnvelope('4018: atomic batch with a refused item, nothing recorded; data = BulkPayoutResult'),
-        },
+        ...R['POST /payout/v1/bulk'],
+        response: { ...R['POST /payout/v1/bulk'].response, ...merchantErrorResponses('POST /payout/v1/bulk') },
       },
     },
     async (request, reply) => {
@@ -74,16 +71,10 @@ export function bulkRoutes(app: FastifyInstance, deps: Deps) {
         tags: ['payouts'],
         summary: 'A batch: its summary by status and its items (200 per page)',
         security: bearerSecurity,
-        querystring: {
-          type: 'object',
-          properties: { batch_id: { type: 'string' }, cursor: { type: 'string' } },
-        },
+        ...R['GET /payout/v1/bulk/status'],
         response: {
-          200: payoutEnvelope('2000; data = BulkPayoutStatus'),
-          400: payoutEnvelope('4017: batch_id missing, or a cursor this API did not return'),
-          401: payoutEnvelope('4001'),
-          404: payoutEnvelope('4103: no such batch (or another merchant’s)'),
-          429: payoutEnvelope('4290: rate limit exceeded'),
+          ...R['GET /payout/v1/bulk/status'].response,
+          ...merchantErrorResponses('GET /payout/v1/bulk/status'),
         },
       },
     },
@@ -112,12 +103,10 @@ export function bulkRoutes(app: FastifyInstance, deps: Deps) {
         description:
           'Plaintext: `BeneficiaryVerifyRequest`. Success `data`: `BeneficiaryVerification` (account status, name at the bank, name match score and band).',
         security: bearerSecurity,
-        body: encryptedBody,
+        ...R['POST /payout/v1/beneficiary/verify'],
         response: {
-          200: payoutEnvelope('2000: verified (the account may still be INVALID); data = BeneficiaryVerification'),
-          400: payoutEnvelope('4003 name, 4007 IFSC, 4008 account number, 4014 undecryptable'),
-          401: payoutEnvelope('4001'),
-          422: payoutEnvelope('4013: verification not available (the bank connector cannot verify)'),
+          ...R['POST /payout/v1/beneficiary/verify'].response,
+          ...merchantErrorResponses('POST /payout/v1/beneficiary/verify'),
         },
       },
     },

@@ -1,4 +1,4 @@
-import { CollectionCodes, isId } from '@payrail/protocol';
+import { CollectionCodes, isId, merchantErrorResponses, ROUTE_SCHEMAS as R } from '@payrail/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import { RequestRejected } from '../../domain/RequestRejected.ts';
@@ -7,7 +7,7 @@ import type { Session, TokenService } from '../../services/TokenService.ts';
 import { sendEnvelope } from '../plugins/errorHandler.ts';
 import { requireMerchant, resolveSession } from '../plugins/merchantAuth.ts';
 import type { StatusRateLimit } from '../StatusRateLimit.ts';
-import { bearerSecurity, collectionEnvelope, encryptedBody } from './merchantSchemas.ts';
+import { bearerSecurity } from './merchantSchemas.ts';
 import { decryptPayload } from './payoutRoutes.ts';
 
 interface Deps {
@@ -24,15 +24,6 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
   const config = { errorStyle: 'collection' as const };
   // Both forms of collection status are one endpoint: one limit, one counter.
   const statusLimit = deps.statusRateLimit.hook('collection-status');
-  const statusResponses = {
-    200: collectionEnvelope('2000; data = CollectionTransaction'),
-    400: collectionEnvelope('4000 neither identifier, 4103 both, 4105 malformed txnId'),
-    401: collectionEnvelope('4008'),
-    403: collectionEnvelope('4107: another merchant’s transaction'),
-    404: collectionEnvelope('4104: not found'),
-    429: collectionEnvelope('4290: rate limit exceeded'),
-  };
-
   app.post(
     '/collection/v1/initiate',
     {
@@ -44,12 +35,10 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
         description:
           'Plaintext: `CollectionInitiateRequest`. Success `data`: `CollectionTransaction` (status INITIATED, with paymentUrl) plus `intentUrl`.',
         security: bearerSecurity,
-        body: encryptedBody,
+        ...R['POST /collection/v1/initiate'],
         response: {
-          200: collectionEnvelope('2000; data = CollectionTransaction + intentUrl'),
-          400: collectionEnvelope('4014 undecryptable, 4110 invalid amount, 4111 invalid field'),
-          401: collectionEnvelope('4008: invalid or expired token'),
-          409: collectionEnvelope('4112: duplicate senderId; data = the existing collection'),
+          ...R['POST /collection/v1/initiate'].response,
+          ...merchantErrorResponses('POST /collection/v1/initiate'),
         },
       },
     },
@@ -64,7 +53,7 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
   app.get(
     '/collection/v1/status',
     {
-      // The seed's rules apply in order: the query is checked before the token (rule 6 comes last).
+      // The provider interface's rules apply in order: the query is checked before the token (rule 6 comes last).
       onRequest: async (request: FastifyRequest) => {
         request.session = await resolveSession(deps.tokens, request);
       },
@@ -74,8 +63,11 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
         tags: ['collections'],
         summary: 'Status of a collection by txnId or senderId (exactly one)',
         security: bearerSecurity,
-        querystring: { type: 'object', properties: { txnId: { type: 'string' }, senderId: { type: 'string' } } },
-        response: statusResponses,
+        ...R['GET /collection/v1/status'],
+        response: {
+          ...R['GET /collection/v1/status'].response,
+          ...merchantErrorResponses('GET /collection/v1/status'),
+        },
       },
     },
     async (request, reply) => {
@@ -98,10 +90,10 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
         description:
           'Plaintext: `CollectionStatusRequest`. The same rules, codes and rate limit as the GET form; 4014 when the payload does not decrypt.',
         security: bearerSecurity,
-        body: encryptedBody,
+        ...R['POST /collection/v1/status'],
         response: {
-          ...statusResponses,
-          400: collectionEnvelope('4014 undecryptable, 4000 neither identifier, 4103 both, 4105 malformed txnId'),
+          ...R['POST /collection/v1/status'].response,
+          ...merchantErrorResponses('POST /collection/v1/status'),
         },
       },
     },
@@ -122,16 +114,8 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
         tags: ['collections'],
         summary: 'QR code of a collection’s UPI intent link (SVG by default, PNG with format=png)',
         security: bearerSecurity,
-        querystring: {
-          type: 'object',
-          properties: { txnId: { type: 'string' }, format: { type: 'string', enum: ['svg', 'png'] } },
-        },
-        response: {
-          200: { description: 'image/svg+xml or image/png', type: 'string' },
-          400: collectionEnvelope('4105 malformed txnId'),
-          401: collectionEnvelope('4008'),
-          404: collectionEnvelope('4104: not found (or another merchant’s)'),
-        },
+        ...R['GET /collection/v1/qr'],
+        response: { ...R['GET /collection/v1/qr'].response, ...merchantErrorResponses('GET /collection/v1/qr') },
       },
     },
     async (request, reply) => {

@@ -1,11 +1,4 @@
-import {
-  COLLECTION_STATUSES,
-  formatPaise,
-  isId,
-  PAYOUT_STATUSES,
-  type CollectionStatus,
-  type PayoutStatus,
-} from '@payrail/protocol';
+import { formatPaise, isId, ROUTE_SCHEMAS as R, type CollectionStatus, type PayoutStatus } from '@payrail/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Mode } from '../../config.ts';
 import QRCode from 'qrcode';
@@ -33,12 +26,11 @@ import { checkCsrf, checkOrigin, countRefusal, recordAudit, refusalNote } from '
 import type { SignInThrottle } from '../../services/SignInThrottle.ts';
 import { adminCollectionView } from './adminCollectionRoutes.ts';
 import { batchDetailView, batchKeyOf, batchView, parseBatchKey } from './adminBatchRoutes.ts';
-import { adminError, adminRouteOptions, timelineEventSchema, walletIdParam } from './adminSchemas.ts';
-import { createdRange, createdRangeQuery, deliverySummary, deliverySummarySchema } from '../consoleListing.ts';
+import { adminError, adminRouteOptions } from './adminSchemas.ts';
+import { createdRange, deliverySummary } from '../consoleListing.ts';
 import { adminPayoutView } from './adminPayoutRoutes.ts';
 import { statsView } from './adminConsoleRoutes.ts';
 import { deliveryView } from './adminWebhookRoutes.ts';
-import { statementQuerystring } from './statementView.ts';
 import { answerStatement, type StatementQuery } from './walletStatementAnswer.ts';
 
 interface Deps {
@@ -58,10 +50,6 @@ interface Deps {
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 const errors = { 400: adminError, 401: adminError, 403: adminError, 404: adminError, 429: adminError } as const;
 const tags = ['merchant console'];
-const pageQuery = (extra: Record<string, unknown>) => ({
-  type: 'object',
-  properties: { limit: { type: 'string', pattern: '^[0-9]+$' }, cursor: { type: 'string', maxLength: 100 }, ...extra },
-});
 
 export const merchantJson = (m: Merchant) => ({ merchant_id: m.id, name: m.name, status: m.status });
 const merchantOf = (request: FastifyRequest) => request.consoleMerchant as Merchant;
@@ -84,16 +72,8 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       schema: {
         tags,
         summary: 'Merchant sign-in with API key and secret key: a session cookie limited to that merchant',
-        body: {
-          type: 'object',
-          required: ['api_key', 'secret_key'],
-          additionalProperties: false,
-          properties: {
-            api_key: { type: 'string', minLength: 1, maxLength: 64 },
-            secret_key: { type: 'string', minLength: 1, maxLength: 64 },
-          },
-        },
-        response: errors,
+        ...R['POST /console/api/merchant/session'],
+        response: { ...R['POST /console/api/merchant/session'].response, ...errors },
       },
     },
     async (request, reply) => {
@@ -134,7 +114,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         await recordAudit(deps.audit, request, 401, claimed);
         throw new AdminError(401, 'invalid_credentials', 'Wrong API key or secret key');
       }
-      setSessionCookie(reply, MERCHANT_COOKIE, opened.token, opened.expiresAt, secure);
+      setSessionCookie(reply, MERCHANT_COOKIE, opened.token, opened.expiresAt, secure, opened.openedAt);
       await recordAudit(deps.audit, request, 200, who(opened.subject));
       return {
         merchant: merchantJson(opened.subject),
@@ -168,7 +148,12 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       '/console/api/merchant/session',
       {
         ...adminRouteOptions,
-        schema: { tags, summary: 'The signed-in merchant and the CSRF token', response: errors },
+        schema: {
+          tags,
+          summary: 'The signed-in merchant and the CSRF token',
+          ...R['GET /console/api/merchant/session'],
+          response: { ...R['GET /console/api/merchant/session'].response, ...errors },
+        },
       },
       async (request) => {
         const token = readCookie(request, MERCHANT_COOKIE) as string;
@@ -188,7 +173,8 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         schema: {
           tags,
           summary: 'Merchant sign-out (needs X-CSRF-Token)',
-          response: { 204: { type: 'null' }, ...errors },
+          ...R['DELETE /console/api/merchant/session'],
+          response: { ...R['DELETE /console/api/merchant/session'].response, ...errors },
         },
       },
       async (request, reply) => {
@@ -205,7 +191,8 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         schema: {
           tags,
           summary: "The merchant's wallets with balance and money on hold, and its last 24 hours of payouts",
-          response: errors,
+          ...R['GET /console/api/merchant/overview'],
+          response: { ...R['GET /console/api/merchant/overview'].response, ...errors },
         },
       },
       async (request) => {
@@ -220,7 +207,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
             on_hold: formatPaise(held[i] as bigint),
             currency: 'INR',
           })),
-          stats: statsView(await deps.stats.stats(new Date(), m.id)),
+          stats: statsView(await deps.stats.stats(m.id)),
         };
       },
     );
@@ -232,9 +219,8 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         schema: {
           tags,
           summary: "Statement of one of the merchant's wallets (format=json or csv)",
-          params: walletIdParam,
-          querystring: statementQuerystring,
-          response: errors,
+          ...R['GET /console/api/merchant/wallets/:wallet_id/statement'],
+          response: { ...R['GET /console/api/merchant/wallets/:wallet_id/statement'].response, ...errors },
         },
       },
       async (request, reply) => {
@@ -256,8 +242,8 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         schema: {
           tags,
           summary: "The merchant's payouts, newest first",
-          querystring: pageQuery({ status: { type: 'string', enum: [...PAYOUT_STATUSES] }, ...createdRangeQuery }),
-          response: errors,
+          ...R['GET /console/api/merchant/payouts'],
+          response: { ...R['GET /console/api/merchant/payouts'].response, ...errors },
         },
       },
       async (request) => {
@@ -289,8 +275,8 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         schema: {
           tags,
           summary: 'One of the merchant’s payouts',
-          params: { type: 'object', properties: { transaction_id: { type: 'string', maxLength: 40 } } },
-          response: errors,
+          ...R['GET /console/api/merchant/payouts/:transaction_id'],
+          response: { ...R['GET /console/api/merchant/payouts/:transaction_id'].response, ...errors },
         },
       },
       async (request) => {
@@ -308,18 +294,8 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         schema: {
           tags,
           summary: 'History of one of the merchant’s payouts, with its webhook deliveries (404 for another’s)',
-          params: { type: 'object', properties: { transaction_id: { type: 'string', maxLength: 40 } } },
-          response: {
-            200: {
-              type: 'object',
-              properties: {
-                transaction_id: { type: 'string' },
-                events: { type: 'array', items: timelineEventSchema },
-                deliveries: deliverySummarySchema,
-              },
-            },
-            ...errors,
-          },
+          ...R['GET /console/api/merchant/payouts/:transaction_id/timeline'],
+          response: { ...R['GET /console/api/merchant/payouts/:transaction_id/timeline'].response, ...errors },
         },
       },
       async (request) => {
@@ -345,8 +321,8 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         schema: {
           tags,
           summary: "The merchant's collections, newest first",
-          querystring: pageQuery({ status: { type: 'string', enum: [...COLLECTION_STATUSES] }, ...createdRangeQuery }),
-          response: errors,
+          ...R['GET /console/api/merchant/collections'],
+          response: { ...R['GET /console/api/merchant/collections'].response, ...errors },
         },
       },
       async (request) => {
@@ -378,8 +354,8 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         schema: {
           tags,
           summary: 'One of the merchant’s collections (404 for another merchant’s or none)',
-          params: { type: 'object', properties: { txnId: { type: 'string', maxLength: 40 } } },
-          response: errors,
+          ...R['GET /console/api/merchant/collections/:txnId'],
+          response: { ...R['GET /console/api/merchant/collections/:txnId'].response, ...errors },
         },
       },
       async (request) => {
@@ -397,8 +373,8 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         schema: {
           tags,
           summary: 'QR code (SVG) of one of the merchant’s collections: its UPI intent link',
-          params: { type: 'object', properties: { txnId: { type: 'string', maxLength: 40 } } },
-          response: { 200: { description: 'image/svg+xml', type: 'string' }, ...errors },
+          ...R['GET /console/api/merchant/collections/:txnId/qr'],
+          response: { ...R['GET /console/api/merchant/collections/:txnId/qr'].response, ...errors },
         },
       },
       async (request, reply) => {
@@ -418,9 +394,8 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         schema: {
           tags,
           summary: "The merchant's bulk payout batches, newest first",
-          // The batch cursor carries time, merchant and batch id: longer than the other lists' cursors.
-          querystring: pageQuery({ cursor: { type: 'string', maxLength: 400 }, ...createdRangeQuery }),
-          response: errors,
+          ...R['GET /console/api/merchant/batches'],
+          response: { ...R['GET /console/api/merchant/batches'].response, ...errors },
         },
       },
       async (request) => {
@@ -445,8 +420,8 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         schema: {
           tags,
           summary: 'One of the merchant’s batches with its summary by status and every item',
-          params: { type: 'object', properties: { batch_id: { type: 'string', maxLength: 100 } } },
-          response: errors,
+          ...R['GET /console/api/merchant/batches/:batch_id'],
+          response: { ...R['GET /console/api/merchant/batches/:batch_id'].response, ...errors },
         },
       },
       async (request) => {
@@ -465,8 +440,8 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         schema: {
           tags,
           summary: "The merchant's webhook deliveries with every attempt, newest first",
-          querystring: pageQuery({ state: { type: 'string', enum: ['pending', 'delivered', 'failed'] } }),
-          response: errors,
+          ...R['GET /console/api/merchant/webhooks/deliveries'],
+          response: { ...R['GET /console/api/merchant/webhooks/deliveries'].response, ...errors },
         },
       },
       async (request) => {
@@ -492,7 +467,8 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         schema: {
           tags,
           summary: 'A new webhook secret, shown once; for 24 h deliveries are signed with both (needs X-CSRF-Token)',
-          response: errors,
+          ...R['POST /console/api/merchant/webhook-secret/rotate'],
+          response: { ...R['POST /console/api/merchant/webhook-secret/rotate'].response, ...errors },
         },
       },
       async (request) => {
@@ -514,8 +490,8 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         schema: {
           tags,
           summary: 'Send one of the merchant’s deliveries again (needs X-CSRF-Token)',
-          params: { type: 'object', properties: { id: { type: 'string', maxLength: 40 } } },
-          response: errors,
+          ...R['POST /console/api/merchant/webhooks/deliveries/:id/replay'],
+          response: { ...R['POST /console/api/merchant/webhooks/deliveries/:id/replay'].response, ...errors },
         },
       },
       async (request, reply: FastifyReply) => {

@@ -1,3 +1,4 @@
+import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Mode } from '../../config.ts';
 import type { Operator } from '../../domain/Operator.ts';
@@ -26,33 +27,9 @@ interface Deps {
 
 const operatorJson = (o: Operator) => ({ operator_id: o.id, email: o.email, name: o.name, role: o.role });
 
-export const modeProperty = {
-  type: 'string',
-  enum: ['sandbox', 'live'],
-  description: 'PAYRAIL_MODE of this server: the console marks every page with it',
-} as const;
-
-export const sessionAnswer = {
-  type: 'object',
-  properties: {
-    operator: {
-      type: 'object',
-      properties: {
-        operator_id: { type: 'string' },
-        email: { type: 'string' },
-        name: { type: 'string' },
-        role: { type: 'string' },
-      },
-    },
-    csrf_token: { type: 'string', description: 'Send as X-CSRF-Token on every state-changing request' },
-    expires_at: { type: 'string' },
-    mode: modeProperty,
-  },
-} as const;
-
 const errors = { 400: adminError, 401: adminError, 403: adminError, 429: adminError } as const;
 
-/** Operator sign-in, session check and sign-out of the console (docs/console.md). */
+/** Operator sign-in, session check and sign-out of the console (docs/operator/console.md). */
 export function consoleSessionRoutes(app: FastifyInstance, deps: Deps) {
   const secure = secureCookies(deps.config);
   const OPERATOR_COOKIE = consoleCookieNames(secure).operator;
@@ -80,16 +57,8 @@ export function consoleSessionRoutes(app: FastifyInstance, deps: Deps) {
       schema: {
         tags: ['console'],
         summary: 'Operator sign-in: sets an HttpOnly, SameSite=Strict session cookie and answers the CSRF token',
-        body: {
-          type: 'object',
-          required: ['email', 'password'],
-          additionalProperties: false,
-          properties: {
-            email: { type: 'string', minLength: 1, maxLength: 254 },
-            password: { type: 'string', minLength: 1, maxLength: 200 },
-          },
-        },
-        response: { 200: sessionAnswer, ...errors },
+        ...R['POST /console/api/session'],
+        response: { ...R['POST /console/api/session'].response, ...errors },
       },
     },
     async (request, reply) => {
@@ -128,7 +97,7 @@ export function consoleSessionRoutes(app: FastifyInstance, deps: Deps) {
         );
         throw new AdminError(401, 'invalid_credentials', 'Wrong e-mail address or password');
       }
-      setSessionCookie(reply, OPERATOR_COOKIE, opened.token, opened.expiresAt, secure);
+      setSessionCookie(reply, OPERATOR_COOKIE, opened.token, opened.expiresAt, secure, opened.openedAt);
       await audit(request, 200, opened.subject.email, opened.subject.role, 'session.sign_in');
       return {
         operator: operatorJson(opened.subject),
@@ -146,7 +115,8 @@ export function consoleSessionRoutes(app: FastifyInstance, deps: Deps) {
       schema: {
         tags: ['console'],
         summary: 'The signed-in operator and the CSRF token of the session (401 when signed out or expired)',
-        response: { 200: sessionAnswer, ...errors },
+        ...R['GET /console/api/session'],
+        response: { ...R['GET /console/api/session'].response, ...errors },
       },
     },
     async (request, reply) => {
@@ -169,24 +139,8 @@ export function consoleSessionRoutes(app: FastifyInstance, deps: Deps) {
         summary: 'Who this browser is signed in as (operator, merchant or nobody) and the server mode; always 200',
         description:
           'The console asks this when it starts: a signed-out browser is an expected answer, not an error, so it is not a 401 (which browsers log as a failed request).',
-        response: {
-          200: {
-            type: 'object',
-            required: ['signed_in', 'mode'],
-            properties: {
-              signed_in: { type: 'boolean' },
-              kind: { type: 'string', enum: ['operator', 'merchant'] },
-              operator: sessionAnswer.properties.operator,
-              merchant: {
-                type: 'object',
-                properties: { merchant_id: { type: 'string' }, name: { type: 'string' }, status: { type: 'string' } },
-              },
-              csrf_token: { type: 'string' },
-              mode: modeProperty,
-            },
-          },
-          ...errors,
-        },
+        ...R['GET /console/api/whoami'],
+        response: { ...R['GET /console/api/whoami'].response, ...errors },
       },
     },
     async (request) => {
@@ -223,7 +177,8 @@ export function consoleSessionRoutes(app: FastifyInstance, deps: Deps) {
       schema: {
         tags: ['console'],
         summary: 'Sign out: the session is deleted on the server and the cookie cleared (needs X-CSRF-Token)',
-        response: { 204: { type: 'null' }, ...errors },
+        ...R['DELETE /console/api/session'],
+        response: { ...R['DELETE /console/api/session'].response, ...errors },
       },
     },
     async (request, reply) => {

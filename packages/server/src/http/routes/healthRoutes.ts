@@ -1,3 +1,4 @@
+import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../../observability/Metrics.ts';
 import type { HealthProbe } from '../../services/HealthProbe.ts';
@@ -5,13 +6,13 @@ import type { HealthProbe } from '../../services/HealthProbe.ts';
 export function healthRoutes(app: FastifyInstance, deps: { health: HealthProbe; metrics: Metrics }) {
   app.get(
     '/healthz',
-    { schema: { tags: ['operations'], summary: 'Liveness: the server accepts requests' } },
+    { schema: { tags: ['operations'], summary: 'Liveness: the server accepts requests', ...R['GET /healthz'] } },
     async () => ({ status: 'ok' }),
   );
 
   app.get(
     '/readyz',
-    { schema: { tags: ['operations'], summary: 'Readiness: the database answers' } },
+    { schema: { tags: ['operations'], summary: 'Readiness: the database answers', ...R['GET /readyz'] } },
     async (_request, reply) => {
       if (await deps.health.databaseReachable()) return { status: 'ok' };
       return reply.code(503).send({ status: 'unavailable', reason: 'database not reachable' });
@@ -20,7 +21,7 @@ export function healthRoutes(app: FastifyInstance, deps: { health: HealthProbe; 
 
   app.get(
     '/metrics',
-    { schema: { tags: ['operations'], summary: 'Prometheus metrics', hide: false } },
+    { schema: { tags: ['operations'], summary: 'Prometheus metrics', hide: false, ...R['GET /metrics'] } },
     async (_request, reply) => {
       reply.header('content-type', deps.metrics.registry.contentType);
       return deps.metrics.registry.metrics();

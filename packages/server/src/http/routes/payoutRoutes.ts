@@ -1,4 +1,10 @@
-import { DecryptError, decryptJsonObject, PayoutCodes } from '@payrail/protocol';
+import {
+  DecryptError,
+  decryptJsonObject,
+  merchantErrorResponses,
+  PayoutCodes,
+  ROUTE_SCHEMAS as R,
+} from '@payrail/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { toPayoutWire } from '../../domain/Payout.ts';
 import { RequestRejected } from '../../domain/RequestRejected.ts';
@@ -8,7 +14,7 @@ import { sendEnvelope } from '../plugins/errorHandler.ts';
 import { present } from '../queryParams.ts';
 import { requireMerchant } from '../plugins/merchantAuth.ts';
 import type { StatusRateLimit } from '../StatusRateLimit.ts';
-import { bearerSecurity, encryptedBody, payoutEnvelope } from './merchantSchemas.ts';
+import { bearerSecurity } from './merchantSchemas.ts';
 
 interface Deps {
   tokens: TokenService;
@@ -47,15 +53,8 @@ export function payoutRoutes(app: FastifyInstance, deps: Deps) {
         description:
           'Plaintext: `PayoutInitiateRequest` (nested or flat shape). Success `data`: `PayoutTransaction` with status INITIATED.',
         security: bearerSecurity,
-        body: encryptedBody,
-        response: {
-          200: payoutEnvelope('2000: initiated; data = PayoutTransaction'),
-          400: payoutEnvelope('4003-4008, 4012, 4014 (undecryptable), 4016, 4017'),
-          401: payoutEnvelope('4001: invalid or expired token'),
-          409: payoutEnvelope('4009: duplicate sender_id; data = the existing PayoutTransaction'),
-          422: payoutEnvelope('4002, 4010, 4011, 4013, 4015'),
-          503: payoutEnvelope('4014: bank down for maintenance'),
-        },
+        ...R['POST /payout/v1/initiate'],
+        response: { ...R['POST /payout/v1/initiate'].response, ...merchantErrorResponses('POST /payout/v1/initiate') },
       },
     },
     async (request, reply) => {
@@ -76,17 +75,8 @@ export function payoutRoutes(app: FastifyInstance, deps: Deps) {
         tags: ['payouts'],
         summary: 'Status of a payout by transaction_id or sender_id (exactly one)',
         security: bearerSecurity,
-        querystring: {
-          type: 'object',
-          properties: { transaction_id: { type: 'string' }, sender_id: { type: 'string' } },
-        },
-        response: {
-          200: payoutEnvelope('2000; data = PayoutTransaction'),
-          400: payoutEnvelope('4101: neither identifier; 4102: both'),
-          401: payoutEnvelope('4001'),
-          404: payoutEnvelope('4103: not found (or another merchant’s)'),
-          429: payoutEnvelope('4290: rate limit exceeded'),
-        },
+        ...R['GET /payout/v1/status'],
+        response: { ...R['GET /payout/v1/status'].response, ...merchantErrorResponses('GET /payout/v1/status') },
       },
     },
     async (request, reply) => {
@@ -112,13 +102,8 @@ export function payoutRoutes(app: FastifyInstance, deps: Deps) {
         tags: ['payouts'],
         summary: 'Balance of one of the caller’s wallets',
         security: bearerSecurity,
-        querystring: { type: 'object', properties: { wallet_id: { type: 'string' } } },
-        response: {
-          200: payoutEnvelope('2000; data = Balance'),
-          400: payoutEnvelope('4201: wallet_id missing'),
-          401: payoutEnvelope('4001'),
-          404: payoutEnvelope('4202: unknown wallet or another merchant’s'),
-        },
+        ...R['GET /payout/v1/balance'],
+        response: { ...R['GET /payout/v1/balance'].response, ...merchantErrorResponses('GET /payout/v1/balance') },
       },
     },
     async (request, reply) => {

@@ -1,3 +1,4 @@
+import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { BankNotifications } from '../../services/BankNotifications.ts';
 import type { CollectionNotifications } from '../../services/CollectionNotifications.ts';
@@ -5,25 +6,13 @@ import type { NotificationResult } from '../../services/NotificationResult.ts';
 import { AdminError } from '../AdminError.ts';
 import { PSP_BODY_LIMIT_BYTES, registerSignedBodies } from '../plugins/pspAuth.ts';
 import { adminError } from './adminSchemas.ts';
+import type { Clock } from '../../clock.ts';
 
 const routeOptions = { config: { errorStyle: 'admin' as const }, bodyLimit: PSP_BODY_LIMIT_BYTES };
 const security = [{ pspSignature: [] }];
-const amountText = { type: 'string', description: 'Rupees as decimal text with at most two fraction digits' };
-const utrText = { type: 'string', description: 'Bank reference: 1–40 printable ASCII characters' };
-const reasonText = { type: 'string', description: 'Free text, at most 255 characters kept' };
 
-const accepted = (idName: string) => ({
-  description: 'Applied, or nothing to change (a repeat, or news older than what is recorded)',
-  type: 'object',
-  properties: {
-    result: { type: 'string', enum: ['applied', 'unchanged'] },
-    [idName]: { type: 'string' },
-    status: { type: 'string', description: 'The status now' },
-  },
-});
-
-const responses = (idName: string) => ({
-  200: accepted(idName),
+/** The refusals of both notification routes (their 200 is protocol's). */
+const responses = {
   400: { ...adminError, description: 'invalid_request: not a notification (nothing recorded)' },
   401: { ...adminError, description: 'signature_required, signature_invalid, signature_expired' },
   404: { ...adminError, description: 'not_found: no such transaction' },
@@ -35,7 +24,7 @@ const responses = (idName: string) => ({
   413: { ...adminError, description: 'body_too_large: over 64 KiB' },
   415: { ...adminError, description: 'unsupported_media_type: the body must be application/json' },
   422: { ...adminError, description: 'amount_mismatch: refused, recorded in the history, never credited' },
-});
+};
 
 /** The answer of a notification route: 200 for applied or unchanged, an error JSON with its status otherwise. */
 function answer(result: NotificationResult, idName: string, what: string) {
@@ -53,15 +42,20 @@ function answer(result: NotificationResult, idName: string, what: string) {
 }
 
 /**
- * The routes a PSP or bank calls with outcomes (docs/live-mode.md), authenticated by an HMAC signature of the raw
+ * The routes a PSP or bank calls with outcomes (docs/operator/live-mode.md), authenticated by an HMAC signature of the raw
  * body with PAYRAIL_PSP_NOTIFY_SECRET. Registered only when that secret is set (otherwise 404).
  */
 export function pspRoutes(
   app: FastifyInstance,
-  deps: { secret: string; collectionNotifications: CollectionNotifications; bankNotifications: BankNotifications },
+  deps: {
+    secret: string;
+    collectionNotifications: CollectionNotifications;
+    bankNotifications: BankNotifications;
+    clock: Clock;
+  },
 ) {
   return app.register(async (psp) => {
-    registerSignedBodies(psp, deps.secret);
+    registerSignedBodies(psp, deps.secret, deps.clock);
 
     psp.post(
       '/psp/v1/collections/notify',
@@ -73,23 +67,8 @@ export function pspRoutes(
           description:
             'Header `Payrail-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(PAYRAIL_PSP_NOTIFY_SECRET, "<t>.<raw body>")>`, at most 300 s from our clock. A SUCCESS needs `utr` and `amount`; an amount that differs from the collection is refused and never credited.',
           security,
-          body: {
-            type: 'object',
-            required: ['status'],
-            properties: {
-              txnId: { type: 'string', description: 'Payrail txnId (the `tr` of the intent link)' },
-              reference: {
-                type: 'string',
-                description:
-                  "The PSP's reference; alone, it names a collection an earlier notification linked it to. Refused (409 reference_conflict) if it belongs to another collection or payout",
-              },
-              status: { type: 'string', enum: ['SUCCESS', 'FAILED', 'PENDING'] },
-              utr: utrText,
-              amount: amountText,
-              reason: reasonText,
-            },
-          },
-          response: responses('txnId'),
+          ...R['POST /psp/v1/collections/notify'],
+          response: { ...R['POST /psp/v1/collections/notify'].response, ...responses },
         },
       },
       async (request) => answer(await deps.collectionNotifications.report(request.body), 'txnId', 'collection'),
@@ -105,23 +84,8 @@ export function pspRoutes(
           description:
             'Same signature as the collection notification. `transactionId` is the payout id, which the bank received as the idempotency key of the submission. A SUCCESS needs `utr`; a FAILED payout is refunded at once. RETURNED (with a `reason`, required) reports that the beneficiary bank sent back the money of a SUCCESS payout: it moves to REFUNDED, its amount comes back to the wallet once, it keeps its UTR; a FAILED about a SUCCESS payout is a return too. RETURNED again answers `unchanged`; RETURNED about a payout that is neither SUCCESS nor returned is refused (409 invalid_state).',
           security,
-          body: {
-            type: 'object',
-            required: ['transactionId', 'status'],
-            properties: {
-              transactionId: { type: 'string' },
-              reference: {
-                type: 'string',
-                description:
-                  "The bank's or PSP's own reference of the transfer; optional, refused if it belongs to another collection or payout, never kept",
-              },
-              status: { type: 'string', enum: ['PROCESSING', 'PENDING', 'SUCCESS', 'FAILED', 'RETURNED'] },
-              utr: utrText,
-              amount: amountText,
-              reason: reasonText,
-            },
-          },
-          response: responses('transactionId'),
+          ...R['POST /psp/v1/payouts/notify'],
+          response: { ...R['POST /psp/v1/payouts/notify'].response, ...responses },
         },
       },
       async (request) => answer(await deps.bankNotifications.notify(request.body), 'transactionId', 'payout'),

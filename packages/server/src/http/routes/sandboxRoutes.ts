@@ -1,10 +1,10 @@
-import { CollectionCodes, withMessage } from '@payrail/protocol';
+import { CollectionCodes, merchantErrorResponses, ROUTE_SCHEMAS as R, withMessage } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { CollectionService, FinalOutcome } from '../../services/CollectionService.ts';
 import type { Session, TokenService } from '../../services/TokenService.ts';
 import { sendEnvelope } from '../plugins/errorHandler.ts';
 import { requireMerchant } from '../plugins/merchantAuth.ts';
-import { bearerSecurity, collectionEnvelope } from './merchantSchemas.ts';
+import { bearerSecurity } from './merchantSchemas.ts';
 
 /**
  * Sandbox-only: POST /sandbox/v1/collections/{txnId}/simulate moves the caller's own collection as a customer
@@ -22,18 +22,10 @@ export function sandboxRoutes(app: FastifyInstance, deps: { tokens: TokenService
         summary: 'Simulate the outcome of one of your collections (sandbox only)',
         description: 'Plain JSON body. Reporting the current status again changes nothing (idempotent).',
         security: bearerSecurity,
-        params: { type: 'object', properties: { txnId: { type: 'string' } } },
-        body: {
-          type: 'object',
-          required: ['outcome'],
-          properties: { outcome: { type: 'string', enum: ['SUCCESS', 'FAILED', 'PENDING'] }, utr: { type: 'string' } },
-        },
+        ...R['POST /sandbox/v1/collections/:txnId/simulate'],
         response: {
-          200: collectionEnvelope('2000; data = CollectionTransaction'),
-          400: collectionEnvelope('4105 malformed txnId, 4111 invalid outcome'),
-          401: collectionEnvelope('4008'),
-          404: collectionEnvelope('4104: not found (or another merchant’s)'),
-          409: collectionEnvelope('4113: the collection cannot move to that status'),
+          ...R['POST /sandbox/v1/collections/:txnId/simulate'].response,
+          ...merchantErrorResponses('POST /sandbox/v1/collections/:txnId/simulate'),
         },
       },
     },

@@ -1,5 +1,6 @@
 import { formatPaise } from '@payrail/protocol';
 import type { Statement } from '../../domain/statement.ts';
+import { csvText } from '../csv.ts';
 
 /** A statement as JSON: amounts as decimal text, like every admin answer. */
 export function statementJson(s: Statement) {
@@ -25,49 +26,26 @@ export function statementJson(s: Statement) {
   };
 }
 
-/** A text cell: quoted when needed, and never read as a formula by a spreadsheet. */
-function cell(value: string | null): string {
-  if (value === null) return '';
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 /**
  * CSV with a header row; the first line after it is the opening balance and the last the closing balance, so
- * the file stands on its own in a spreadsheet.
+ * the file stands on its own in a spreadsheet. `readAt`: when it was read, the end of a statement without `to`.
  */
-export function statementCsv(s: Statement): string {
-  const lines = ['entry_id,created_at,kind,amount,balance,reference,payout_id,collection_id'];
+export function statementCsv(s: Statement, readAt: Date): string {
   const from = s.from?.toISOString() ?? s.entries[0]?.at.toISOString() ?? '';
-  lines.push(`,${from},opening_balance,,${formatPaise(s.opening)},,,`);
-  for (const e of s.entries) {
-    lines.push(
-      [
-        String(e.id),
-        e.at.toISOString(),
-        e.kind,
-        formatPaise(e.amount),
-        formatPaise(e.balance),
-        cell(e.reference),
-        cell(e.payoutId),
-        cell(e.collectionId),
-      ].join(','),
-    );
-  }
-  const to = s.to?.toISOString() ?? new Date().toISOString();
-  lines.push(`,${to},closing_balance,,${formatPaise(s.closing)},,,`);
-  return `${lines.join('\r\n')}\r\n`;
+  const to = s.to?.toISOString() ?? readAt.toISOString();
+  return csvText([
+    ['entry_id', 'created_at', 'kind', 'amount', 'balance', 'reference', 'payout_id', 'collection_id'],
+    ['', from, 'opening_balance', '', formatPaise(s.opening), '', '', ''],
+    ...s.entries.map((e) => [
+      String(e.id),
+      e.at.toISOString(),
+      e.kind,
+      formatPaise(e.amount),
+      formatPaise(e.balance),
+      e.reference,
+      e.payoutId,
+      e.collectionId,
+    ]),
+    ['', to, 'closing_balance', '', formatPaise(s.closing), '', '', ''],
+  ]);
 }
-
-export const statementQuerystring = {
-  type: 'object',
-  properties: {
-    from: { type: 'string', maxLength: 40, description: 'ISO date-time, or YYYY-MM-DD (start of that day, IST)' },
-    to: {
-      type: 'string',
-      maxLength: 40,
-      description: 'ISO date-time (exclusive), or YYYY-MM-DD (end of that day, IST)',
-    },
-    format: { type: 'string', enum: ['json', 'csv'] },
-  },
-} as const;

@@ -1,26 +1,6 @@
-import { encryptJson, TokenCodes } from '@payrail/protocol';
+import { encryptJson, merchantErrorResponses, ROUTE_SCHEMAS as R, TokenCodes } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
-import {
-  MAX_CREDENTIAL_CHARS,
-  MAX_V1_PAYLOAD_CHARS,
-  type IssuedToken,
-  type TokenService,
-} from '../../services/TokenService.ts';
-
-const tokenResponse = {
-  200: {
-    type: 'object',
-    properties: {
-      respCode: { type: 'integer', const: 2000 },
-      respMessage: { type: 'string' },
-      data: { type: 'string', description: 'Encrypted `TokenData` (the session scheme: V2 or V1)' },
-      expiresIn: { type: 'integer' },
-      tokenType: { type: 'string', const: 'Bearer' },
-    },
-  },
-} as const;
-
-const credential = { type: 'string', maxLength: MAX_CREDENTIAL_CHARS } as const;
+import type { IssuedToken, TokenService } from '../../services/TokenService.ts';
 
 const answer = (issued: IssuedToken) => ({
   respCode: TokenCodes.ok.code,
@@ -51,12 +31,11 @@ export function tokenRoutes(app: FastifyInstance, deps: { tokens: TokenService }
       schema: {
         tags: ['tokens'],
         summary: 'Issue a V2 token (credentials in plain JSON)',
-        body: {
-          type: 'object',
-          required: ['apiKey', 'secretKey'],
-          properties: { apiKey: credential, secretKey: credential },
+        ...R['POST /v1/auth/client-token'],
+        response: {
+          ...R['POST /v1/auth/client-token'].response,
+          ...merchantErrorResponses('POST /v1/auth/client-token'),
         },
-        response: tokenResponse,
       },
     },
     async (request) => answer(await deps.tokens.issueV2(request.body, request.ip)),
@@ -77,27 +56,11 @@ export function tokenRoutes(app: FastifyInstance, deps: { tokens: TokenService }
           "scheme is the merchant's `default_scheme` (v2 unless an operator set v1), and `data` is encrypted with it. " +
           'An `X-Api-Key` header, when given, must name the same merchant. Every failure is 4001 and counts toward ' +
           'the failed-token throttle.',
-        headers: {
-          type: 'object',
-          properties: {
-            'x-api-key': { ...credential, description: 'Optional: the API key, when given it must be the same' },
-          },
+        ...R['POST /v1/auth/clients/token'],
+        response: {
+          ...R['POST /v1/auth/clients/token'].response,
+          ...merchantErrorResponses('POST /v1/auth/clients/token'),
         },
-        body: {
-          type: 'object',
-          properties: {
-            payload: {
-              type: 'string',
-              maxLength: MAX_V1_PAYLOAD_CHARS,
-              description: 'V1-encrypted `{"apiKey","secretKey"}` (the encrypted form)',
-            },
-            api_key: { ...credential, description: 'Plain form: the API key (with `secret_key`)' },
-            secret_key: { ...credential, description: 'Plain form: the secret key (with `api_key`)' },
-            apiKey: { ...credential, description: 'Plain form, other spelling: the API key (with `secretKey`)' },
-            secretKey: { ...credential, description: 'Plain form, other spelling: the secret key (with `apiKey`)' },
-          },
-        },
-        response: tokenResponse,
       },
     },
     async (request) => answer(await deps.tokens.issueV1(request.body, request.headers['x-api-key'], request.ip)),

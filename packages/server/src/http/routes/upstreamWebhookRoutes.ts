@@ -1,3 +1,4 @@
+import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { UPSTREAM_WEBHOOK_PATH } from '../../rails/upstream/UpstreamConnector.ts';
 import type { UpstreamWebhooks } from '../../services/UpstreamWebhooks.ts';
@@ -31,14 +32,9 @@ export function upstreamWebhookRoutes(app: FastifyInstance, deps: { upstreamWebh
             'PAYRAIL_UPSTREAM_WEBHOOK_SECRET as UTF-8); `data` is decrypted with Payrail’s upstream credentials and ' +
             'joined on `sender_id` (the Payrail payout id). Applied like a poll: repeats and events out of order ' +
             'change nothing. An event that does not verify is 401 and changes nothing (the payout is polled instead).',
+          ...R['POST /psp/v1/upstream/webhook'],
           response: {
-            200: {
-              type: 'object',
-              properties: {
-                result: { type: 'string', enum: ['applied', 'unchanged', 'ignored'] },
-                transactionId: { type: 'string' },
-              },
-            },
+            ...R['POST /psp/v1/upstream/webhook'].response,
             400: { ...adminError, description: 'invalid_request: not an event about a payout of ours' },
             401: { ...adminError, description: 'signature_invalid: neither header verifies' },
           },

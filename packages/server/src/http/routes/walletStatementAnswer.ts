@@ -37,7 +37,7 @@ export async function answerStatement(
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="statement-${walletId}-${day(from)}-${day(to)}.csv"`)
-      .send(statementCsv(s));
+      .send(statementCsv(s, outcome.readAt));
   }
   return reply.send(statementJson(s));
 }

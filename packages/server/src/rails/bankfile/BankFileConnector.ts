@@ -3,7 +3,7 @@ import type { BankConnector, ConnectorCapabilities, RailOutcome, SubmitAnswer } 
 import { FolderTransport, SftpTransport, type BankFileTransport } from './transport.ts';
 
 /**
- * Payouts as ISO 20022 payment files (docs/bank-files.md). Nothing is submitted one by one: the cut-off job
+ * Payouts as ISO 20022 payment files (docs/operator/bank-files.md). Nothing is submitted one by one: the cut-off job
  * (jobs/BankFileCutoff.ts) collects the waiting payouts into a pain.001, and the inbox job (jobs/BankFileInbox.ts)
  * applies the bank's status reports and notifications. The connector holds the settings and the transport both
  * jobs use.

@@ -33,9 +33,19 @@ const BALANCE_TYPES: Record<string, string> = {
   '65': 'FWAV',
 };
 
-/** :61: first line: value date, entry date, mark, funds code, amount, type, references (leniently long). */
-const STATEMENT_LINE = /^(\d{6})(\d{4})?(RC|RD|C|D)([A-Z])?(\d{1,15},\d{0,5})([NSF][A-Z0-9]{3})(.*)$/;
-const BALANCE = /^([CD])(\d{6})([A-Z]{3})(\d{1,15},\d{0,5})$/;
+/**
+ * :61: first line: value date, entry date, mark, funds code, amount, type, references (leniently long). As banks
+ * write it: the entry date may be four spaces, an amount without decimals may lack its comma, and the type's code
+ * may be padded with spaces.
+ */
+const STATEMENT_LINE = /^(\d{6})(\d{4}| {4})?(RC|RD|C|D)([A-Z])?(\d{1,15}(?:,\d{0,5})?)([NSF][A-Z0-9 ]{3})(.*)$/;
+/** A balance; its amount may be zero-padded past 15 digits. */
+const BALANCE = /^([CD])(\d{6})([A-Z]{3})0*(\d{1,15},\d{0,5})$/;
+/**
+ * Lines some banks' exports put before the first field, read as nothing: a BIC, `940` or `940 00`, `:940:`, a
+ * `0000 01…` file header. Any other text there is refused.
+ */
+const HEADER_LINE = /^(?:[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?|940(?: 00)?|:940:|0000 [A-Z0-9]{1,30})$/;
 
 /** YYMMDD: years 80–99 are 19xx, the rest 20xx (the usual SWIFT reading). */
 function yymmdd(value: string, where: string): string {
@@ -77,14 +87,19 @@ function messageTexts(text: string): string[] {
 function fieldsOf(text: string, firstLine: number): Field[] {
   const fields: Field[] = [];
   const lines = text.split('\n');
+  // Before the first field, or after a message's closing `-`: where a bank's header lines may come.
+  let between = true;
   lines.forEach((raw, i) => {
     const line = raw.replace(/\s+$/, '');
     const tag = /^:(\d{2}[A-Z]?):(.*)$/.exec(line);
     if (tag) {
       fields.push({ tag: tag[1] as string, value: tag[2] as string, line: firstLine + i });
+      between = false;
       return;
     }
+    if (line === '-') between = true;
     if (line === '' || line === '-') return;
+    if (between && HEADER_LINE.test(line.trim())) return;
     const last = fields[fields.length - 1];
     if (!last) throw new StatementUnreadable(`line ${firstLine + i}: text before the first field (:20:)`);
     last.value += `\n${line}`;
@@ -132,6 +147,7 @@ function entryOf(line: Field, info: Field | null, index: number, currency: strin
     string,
   ];
   const valueDate = yymmdd(valueRaw, where);
+  const entryDay = entryRaw?.trim() ? entryRaw : undefined;
   const split = refs.indexOf('//');
   const customer = (split >= 0 ? refs.slice(0, split) : refs).trim();
   const bank = split >= 0 ? refs.slice(split + 2).trim() || null : null;
@@ -150,7 +166,7 @@ function entryOf(line: Field, info: Field | null, index: number, currency: strin
         .replace(/\s+/g, ' ')
         .trim() || null
     : null;
-  const paise = amount(amountRaw, where);
+  const paise = amount(amountRaw.includes(',') ? amountRaw : `${amountRaw},`, where);
   // RC: reversal of a credit, booked as a debit; RD: reversal of a debit, booked as a credit.
   const direction = mark === 'C' || mark === 'RD' ? 'credit' : 'debit';
   const isReturn = type.slice(1) === 'RTI' || rtrn !== null;
@@ -161,7 +177,7 @@ function entryOf(line: Field, info: Field | null, index: number, currency: strin
     currency,
     reversal: mark.startsWith('R'),
     status: 'BOOK',
-    bookingDate: entryRaw ? entryDate(entryRaw, valueDate, where) : valueDate,
+    bookingDate: entryDay ? entryDate(entryDay, valueDate, where) : valueDate,
     valueDate,
     bankReference: bank,
     detailed: false,
@@ -216,7 +232,12 @@ function statementOf(fields: Field[]): BankStatement {
 /** Parses an MT940 file into its statements (one per :20:). */
 export function parseMt940(input: string): BankStatement[] {
   if (input.length > MAX_STATEMENT_BYTES) throw new StatementUnreadable('the file is too large');
-  const text = input.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  // SOH and ETX: a transmission's framing around the messages, not their text.
+  const text = input
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0001\u0003]/g, '');
   const statements: Field[][] = [];
   let line = 1;
   for (const message of messageTexts(text)) {
@@ -234,5 +255,16 @@ export function parseMt940(input: string): BankStatement[] {
   if (statements.length > MAX_STATEMENTS_PER_FILE) {
     throw new StatementUnreadable(`the file holds more than ${MAX_STATEMENTS_PER_FILE} statements`);
   }
-  return statements.map(statementOf);
+  const read = statements.map(statementOf);
+  // A bank may give the day's statements of an account the same reference and number (Rabobank's 940S…/0): told
+  // apart by the date of their opening balance.
+  const key = (s: BankStatement) => `${s.account}\n${s.statementId}`;
+  const counts = new Map<string, number>();
+  for (const s of read) counts.set(key(s), (counts.get(key(s)) ?? 0) + 1);
+  return read.map((s) => {
+    const opening = s.balances.find((b) => b.type === 'OPBD' || b.type === 'PRCD');
+    return (counts.get(key(s)) ?? 0) > 1 && opening?.date
+      ? { ...s, statementId: `${s.statementId}@${opening.date}` }
+      : s;
+  });
 }

@@ -1,5 +1,4 @@
 import { formatPaise, type PaymentMode } from '@payrail/protocol';
-import { create } from 'xmlbuilder2';
 import { BankFileUnreadable, children, isNode, parseRupees, readIsoMessage, text } from './xmlRead.ts';
 
 export const PAIN001_NAMESPACE = 'urn:iso:std:iso:20022:tech:xsd:pain.001.001.10';
@@ -50,55 +49,75 @@ function istDateTime(at: Date): string {
 
 const MODE_ORDER: PaymentMode[] = ['NEFT', 'RTGS', 'IMPS'];
 
+/** Characters XML 1.0 does not allow (controls but tab, LF, CR; lone surrogates; U+FFFE, U+FFFF): a space instead. */
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Text content, escaped. */
+const esc = (value: string) =>
+  value.replace(NOT_XML, ' ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The clearing member of an agent (DbtrAgt, CdtrAgt) at `indent`: the IFSC under India's clearing system code. */
+const clearingMember = (indent: string, agent: string, ifsc: string) =>
+  `\n${indent}<${agent}>\n${indent}  <FinInstnId>\n${indent}    <ClrSysMmbId>\n${indent}      <ClrSysId>\n` +
+  `${indent}        <Cd>${IFSC_CLEARING_SYSTEM}</Cd>\n${indent}      </ClrSysId>\n${indent}      <MmbId>${esc(ifsc)}</MmbId>\n` +
+  `${indent}    </ClrSysMmbId>\n${indent}  </FinInstnId>\n${indent}</${agent}>`;
+
+/** One payout's CdtTrfTxInf, pretty-printed at the depth of a PmtInf's children. */
+function transaction(p: FilePayment): string {
+  const i = '      ';
+  // Max140Text has a minimum length of 1: no remarks, no RmtInf.
+  const remarks =
+    p.remarks === ''
+      ? ''
+      : `\n${i}  <RmtInf>\n${i}    <Ustrd>${esc(cut(p.remarks, MAX_REMARKS))}</Ustrd>\n${i}  </RmtInf>`;
+  return (
+    `\n${i}<CdtTrfTxInf>\n${i}  <PmtId>\n${i}    <InstrId>${esc(p.payoutId)}</InstrId>\n` +
+    `${i}    <EndToEndId>${esc(p.payoutId)}</EndToEndId>\n${i}  </PmtId>\n${i}  <Amt>\n` +
+    `${i}    <InstdAmt Ccy="INR">${formatPaise(p.amount)}</InstdAmt>\n${i}  </Amt>` +
+    clearingMember(`${i}  `, 'CdtrAgt', p.ifsc) +
+    `\n${i}  <Cdtr>\n${i}    <Nm>${esc(cut(p.beneficiaryName, 140))}</Nm>\n${i}  </Cdtr>\n${i}  <CdtrAcct>\n` +
+    `${i}    <Id>\n${i}      <Othr>\n${i}        <Id>${esc(p.accountNumber)}</Id>\n${i}      </Othr>\n${i}    </Id>\n` +
+    `${i}  </CdtrAcct>${remarks}\n${i}</CdtTrfTxInf>`
+  );
+}
+
 /**
  * Writes a pain.001.001.10 customer credit transfer initiation, valid against ISO 20022's XSD: one PmtInf per
- * payment mode, one CdtTrfTxInf per payout. Pure: the same input gives the same bytes. Amounts are written from
- * paise with two decimals; the sums are bigint, so the control sums are exact.
+ * payment mode, one CdtTrfTxInf per payout, pretty-printed (two spaces). Pure: the same input gives the same bytes.
+ * Amounts are written from paise with two decimals; the sums are bigint, so the control sums are exact. Written as
+ * strings, one per payment, not as a document tree: 10,000 payments take tens of milliseconds.
  */
 export function writePain001(input: Pain001Input): string {
   if (input.payments.length === 0) throw new Error('a pain.001 holds at least one payment');
   const total = input.payments.reduce((sum, p) => sum + p.amount, 0n);
-  const doc = create({ version: '1.0', encoding: 'UTF-8' }).ele(PAIN001_NAMESPACE, 'Document');
-  const root = doc.ele('CstmrCdtTrfInitn');
-  const header = root.ele('GrpHdr');
-  header.ele('MsgId').txt(input.msgId);
-  header.ele('CreDtTm').txt(istDateTime(input.createdAt));
-  header.ele('NbOfTxs').txt(String(input.payments.length));
-  header.ele('CtrlSum').txt(formatPaise(total));
-  header.ele('InitgPty').ele('Nm').txt(cut(input.debtor.initiatingParty, 140));
+  const parts = [
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="${PAIN001_NAMESPACE}">\n  <CstmrCdtTrfInitn>\n` +
+      `    <GrpHdr>\n      <MsgId>${esc(input.msgId)}</MsgId>\n      <CreDtTm>${istDateTime(input.createdAt)}</CreDtTm>\n` +
+      `      <NbOfTxs>${input.payments.length}</NbOfTxs>\n      <CtrlSum>${formatPaise(total)}</CtrlSum>\n` +
+      `      <InitgPty>\n        <Nm>${esc(cut(input.debtor.initiatingParty, 140))}</Nm>\n      </InitgPty>\n    </GrpHdr>`,
+  ];
   for (const mode of MODE_ORDER) {
     const payments = input.payments.filter((p) => p.paymentMode === mode);
     if (payments.length === 0) continue;
-    const info = root.ele('PmtInf');
-    info.ele('PmtInfId').txt(cut(`${input.msgId}-${mode}`, 35));
-    info.ele('PmtMtd').txt('TRF');
-    info.ele('NbOfTxs').txt(String(payments.length));
-    info.ele('CtrlSum').txt(formatPaise(payments.reduce((sum, p) => sum + p.amount, 0n)));
-    info.ele('PmtTpInf').ele('LclInstrm').ele('Prtry').txt(mode);
-    info.ele('ReqdExctnDt').ele('Dt').txt(input.executionDate);
-    info.ele('Dbtr').ele('Nm').txt(cut(input.debtor.name, 140));
-    info.ele('DbtrAcct').ele('Id').ele('Othr').ele('Id').txt(input.debtor.account);
-    clearingMember(info.ele('DbtrAgt'), input.debtor.ifsc);
-    for (const p of payments) {
-      const tx = info.ele('CdtTrfTxInf');
-      const id = tx.ele('PmtId');
-      id.ele('InstrId').txt(p.payoutId);
-      id.ele('EndToEndId').txt(p.payoutId);
-      tx.ele('Amt').ele('InstdAmt', { Ccy: 'INR' }).txt(formatPaise(p.amount));
-      clearingMember(tx.ele('CdtrAgt'), p.ifsc);
-      tx.ele('Cdtr').ele('Nm').txt(cut(p.beneficiaryName, 140));
-      tx.ele('CdtrAcct').ele('Id').ele('Othr').ele('Id').txt(p.accountNumber);
-      // Max140Text has a minimum length of 1: no remarks, no RmtInf.
-      if (p.remarks !== '') tx.ele('RmtInf').ele('Ustrd').txt(cut(p.remarks, MAX_REMARKS));
-    }
+    const i = '      ';
+    parts.push(
+      `\n    <PmtInf>\n${i}<PmtInfId>${esc(cut(`${input.msgId}-${mode}`, 35))}</PmtInfId>\n${i}<PmtMtd>TRF</PmtMtd>\n` +
+        `${i}<NbOfTxs>${payments.length}</NbOfTxs>\n` +
+        `${i}<CtrlSum>${formatPaise(payments.reduce((sum, p) => sum + p.amount, 0n))}</CtrlSum>\n` +
+        `${i}<PmtTpInf>\n${i}  <LclInstrm>\n${i}    <Prtry>${mode}</Prtry>\n${i}  </LclInstrm>\n${i}</PmtTpInf>\n` +
+        `${i}<ReqdExctnDt>\n${i}  <Dt>${esc(input.executionDate)}</Dt>\n${i}</ReqdExctnDt>\n` +
+        `${i}<Dbtr>\n${i}  <Nm>${esc(cut(input.debtor.name, 140))}</Nm>\n${i}</Dbtr>\n` +
+        `${i}<DbtrAcct>\n${i}  <Id>\n${i}    <Othr>\n${i}      <Id>${esc(input.debtor.account)}</Id>\n${i}    </Othr>\n` +
+        `${i}  </Id>\n${i}</DbtrAcct>` +
+        clearingMember(i, 'DbtrAgt', input.debtor.ifsc),
+    );
+    for (const p of payments) parts.push(transaction(p));
+    parts.push('\n    </PmtInf>');
   }
-  return doc.end({ prettyPrint: true });
-}
-
-function clearingMember(agent: ReturnType<ReturnType<typeof create>['ele']>, ifsc: string): void {
-  const member = agent.ele('FinInstnId').ele('ClrSysMmbId');
-  member.ele('ClrSysId').ele('Cd').txt(IFSC_CLEARING_SYSTEM);
-  member.ele('MmbId').txt(ifsc);
+  parts.push('\n  </CstmrCdtTrfInitn>\n</Document>');
+  return parts.join('');
 }
 
 /** A pain.001 read back (the tests' round trip, and what the bank sees): its header and its payments. */

@@ -1,4 +1,5 @@
 import { decryptJsonObject, encryptJson, type Scheme } from '@payrail/protocol';
+import { systemClock, type Clock } from '../../clock.ts';
 import type { UpstreamSettings } from '../../connectorConfig.ts';
 
 /** What the upstream answered on a merchant route: its code and message, and `data` decrypted when present. */
@@ -42,7 +43,7 @@ export class UpstreamClient {
 
   constructor(
     private readonly settings: UpstreamSettings,
-    private readonly now: () => number = Date.now,
+    private readonly now: Clock = systemClock,
   ) {}
 
   get scheme(): Scheme {
@@ -58,10 +59,18 @@ export class UpstreamClient {
     return decryptJsonObject(encoded, this.settings.scheme, this.keys);
   }
 
-  /** A merchant route with the bearer token; `plain` is encrypted into `{"payload"}`. */
-  async call(method: 'GET' | 'POST', path: string, plain?: unknown): Promise<UpstreamAnswer> {
+  /**
+   * A merchant route with the bearer token; `plain` is encrypted into `{"payload"}`. `tokenRefused` is the route's
+   * code for a token it does not take: 4001 on payout routes, 4008 on collection routes.
+   */
+  async call(
+    method: 'GET' | 'POST',
+    path: string,
+    plain?: unknown,
+    tokenRefused: 4001 | 4008 = 4001,
+  ): Promise<UpstreamAnswer> {
     const first = await this.send(method, path, plain, await this.currentToken());
-    if (first.code !== 4001) return first;
+    if (first.code !== tokenRefused) return first;
     // The token was refused (expired early, credentials rotated upstream): one fresh token, one more try.
     this.token = null;
     return this.send(method, path, plain, await this.currentToken());

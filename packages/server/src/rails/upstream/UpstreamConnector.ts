@@ -1,4 +1,5 @@
 import { formatPaise, parseRupees } from '@payrail/protocol';
+import { systemClock, type Clock } from '../../clock.ts';
 import type { UpstreamSettings } from '../../connectorConfig.ts';
 import type {
   BankConnector,
@@ -27,7 +28,7 @@ export class UpstreamConnector implements BankConnector {
   readonly name = 'upstream';
   readonly capabilities: ConnectorCapabilities = {
     payouts: true,
-    collections: false,
+    collections: true,
     verification: false,
     polling: true,
     webhooks: true,
@@ -42,7 +43,7 @@ export class UpstreamConnector implements BankConnector {
     private readonly settings: UpstreamSettings,
     /** PAYRAIL_PUBLIC_URL (or the listen address): the upstream's webhooks come back to it. */
     private readonly publicUrl: () => string | undefined = () => undefined,
-    now: () => number = Date.now,
+    private readonly now: Clock = systemClock,
   ) {
     this.retryForMs = settings.retryForMs;
     this.client = new UpstreamClient(settings, now);
@@ -100,7 +101,7 @@ export class UpstreamConnector implements BankConnector {
     );
     const balance = answer.code === 2000 ? parseRupees(answer.data?.balance) : null;
     if (balance === null) throw new Error(`upstream balance ${answer.code}: ${answer.message || 'no balance'}`);
-    return { balance, readAt: new Date() };
+    return { balance, readAt: new Date(this.now()) };
   }
 
   /** The initiation plaintext: nested beneficiary in V2, flat in V1 (the shapes each scheme's integrations send). */

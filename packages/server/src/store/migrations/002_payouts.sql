@@ -31,8 +31,8 @@ CREATE INDEX payouts_by_merchant ON payouts (merchant_id, id);
 CREATE INDEX payouts_by_status ON payouts (status, id);
 CREATE INDEX payouts_open_by_wallet ON payouts (wallet_id) WHERE status IN ('INITIATED', 'PROCESSING', 'PENDING');
 
--- The seed's transition table, enforced by the database: no code path can skip or reverse a state, and a
--- payout can only be REFUNDED once its refund is in the ledger.
+-- The provider interface's transition table (docs/merchant/provider-interface.md), enforced by the database: no
+-- code path can skip or reverse a state, and a payout can only be REFUNDED once its refund is in the ledger.
 CREATE FUNCTION payout_guard() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN

@@ -1,4 +1,5 @@
--- Safe bank connectors and the history of every transaction (docs/operations.md).
+-- Safe bank connectors and the history of every transaction (docs/internals/connector-interface.md,
+-- docs/operator/operations.md).
 
 -- A submission is recorded before the connector is called (submitted_at, submit_attempts), so that a step run
 -- again never submits again unless the previous answer was lost in a crash. rail_error: the last answer of the

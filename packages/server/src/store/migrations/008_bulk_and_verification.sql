@@ -1,4 +1,4 @@
--- Bulk payouts (docs/bulk-and-verification.md) and beneficiary verification (§11).
+-- Bulk payouts and beneficiary verification (docs/merchant/bulk-and-verification.md).
 
 -- A batch as it was accepted: its items' verdicts, and a counter of accepted items not yet final, so that the
 -- transition that makes the last one final (and only that one) sends payout.batch.completed.

@@ -1,4 +1,4 @@
--- Secrets at rest (docs/secrets-at-rest.md). api_key, secret_key, webhook_secret and previous_webhook_secret hold
+-- Secrets at rest (docs/operator/secrets-at-rest.md). api_key, secret_key, webhook_secret and previous_webhook_secret hold
 -- values sealed under PAYRAIL_MASTER_KEY (or plain text without one). A sealed API key is random text, so merchants
 -- are found by a keyed hash of the API key instead; the server fills it for rows written before this migration.
 ALTER TABLE merchants ADD COLUMN api_key_lookup text;

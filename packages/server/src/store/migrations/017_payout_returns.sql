@@ -1,4 +1,4 @@
--- Returns after success (docs/admin-api.md, "Returns"): a bank may send back the money of a transfer that
+-- Returns after success (docs/operator/admin-api.md, "Returns"): a bank may send back the money of a transfer that
 -- succeeded (account closed, beneficiary refused). Such a payout moves SUCCESS → REFUNDED with its refund in the
 -- ledger. The refund is the same `payout_refund` entry a failure gets: the unique index ledger_once_per_payout
 -- (001) allows one per payout, so however many reports of the return arrive, the money comes back once; a payout is

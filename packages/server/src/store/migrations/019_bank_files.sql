@@ -1,4 +1,4 @@
--- Bank files (docs/bank-files.md): the pain.001 files cut for the bank, which payouts each holds, and every file
+-- Bank files (docs/operator/bank-files.md): the pain.001 files cut for the bank, which payouts each holds, and every file
 -- the bank put in the inbox.
 
 -- A cut file, kept whole: a crash between the cut and the delivery delivers this same text again, and the

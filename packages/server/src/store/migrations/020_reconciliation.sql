@@ -1,4 +1,4 @@
--- Reconciliation of bank statements (docs/reconciliation.md): the statements imported, one reconciliation run
+-- Reconciliation of bank statements (docs/operator/reconciliation.md): the statements imported, one reconciliation run
 -- per statement, and one item per transaction of the statement (or per payout missing from it).
 
 -- A statement as imported: only statements whose arithmetic adds up are ever recorded. The same statement again

@@ -24,6 +24,10 @@ interface CollectionRow {
   utr: string;
   page_token: string;
   psp_reference: string | null;
+  connector: string | null;
+  upstream_txn_id: string | null;
+  upstream_intent_url: string | null;
+  upstream_payment_url: string | null;
   expires_at: Date;
   created_at: Date;
   updated_at: Date;
@@ -49,6 +53,11 @@ const toCollection = (r: CollectionRow): Collection => ({
   utr: r.utr,
   pageToken: r.page_token,
   pspReference: r.psp_reference,
+  connector: r.connector ?? null,
+  upstream:
+    r.upstream_txn_id && r.upstream_intent_url && r.upstream_payment_url
+      ? { txnId: r.upstream_txn_id, intentUrl: r.upstream_intent_url, paymentUrl: r.upstream_payment_url }
+      : null,
   expiresAt: r.expires_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -72,8 +81,8 @@ export const CollectionRepository = {
     const { rows } = await q.query<CollectionRow>(
       `INSERT INTO collections (id, merchant_id, wallet_id, sender_id, amount, remarks, payment_mode, payer_vpa,
          callback_url, scheme, status, status_message, utr, expires_at, created_at, updated_at,
-         txn_type, payee_vpa, payee_name, channel, page_token)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, '', $13, $14, $14, $15, $16, $17, $18, $19)
+         txn_type, payee_vpa, payee_name, channel, page_token, connector)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, '', $13, $14, $14, $15, $16, $17, $18, $19, $20)
        ON CONFLICT (merchant_id, sender_id) DO NOTHING
        RETURNING *`,
       [
@@ -96,7 +105,28 @@ export const CollectionRepository = {
         c.payeeName,
         c.channel,
         c.pageToken,
+        c.connector ?? null,
       ],
+    );
+    return rows[0] ? toCollection(rows[0]) : null;
+  },
+
+  /**
+   * Records the upstream's copy of a collection routed upstream, while it is still INITIATED and not linked to
+   * another copy; the payee address becomes the upstream's (where the payer pays). Null when it is no longer so.
+   */
+  async linkUpstream(
+    q: Queryable,
+    id: string,
+    link: { txnId: string; intentUrl: string; paymentUrl: string; payeeVpa?: string },
+  ): Promise<Collection | null> {
+    const { rows } = await q.query<CollectionRow>(
+      `UPDATE collections SET upstream_txn_id = $2, upstream_intent_url = $3, upstream_payment_url = $4,
+              payee_vpa = coalesce($5, payee_vpa)
+        WHERE id = $1 AND connector = 'upstream' AND status = 'INITIATED'
+          AND (upstream_txn_id IS NULL OR upstream_txn_id = $2)
+        RETURNING *`,
+      [id, link.txnId, link.intentUrl, link.paymentUrl, link.payeeVpa ?? null],
     );
     return rows[0] ? toCollection(rows[0]) : null;
   },

@@ -38,12 +38,20 @@ export const ConsoleSessionRepository = {
     );
   },
 
-  /** The live session of this kind, or null (unknown or expired). */
-  async findLive(q: Queryable, tokenHash: string, kind: 'operator' | 'merchant'): Promise<ConsoleSessionRow | null> {
+  /**
+   * The live session of this kind at `now`, or null (unknown or expired). `now` is the clock that set
+   * `expires_at` (the server's), not the database's.
+   */
+  async findLive(
+    q: Queryable,
+    tokenHash: string,
+    kind: 'operator' | 'merchant',
+    now: Date,
+  ): Promise<ConsoleSessionRow | null> {
     const { rows } = await q.query<ConsoleSessionRow>(
       `SELECT token_hash, kind, operator_id, merchant_id, credentials_version, expires_at FROM console_sessions
-        WHERE token_hash = $1 AND kind = $2 AND expires_at > now()`,
-      [tokenHash, kind],
+        WHERE token_hash = $1 AND kind = $2 AND expires_at > $3`,
+      [tokenHash, kind, now],
     );
     return rows[0] ?? null;
   },
@@ -57,8 +65,8 @@ export const ConsoleSessionRepository = {
     await q.query('DELETE FROM console_sessions WHERE operator_id = $1', [operatorId]);
   },
 
-  /** Expired sessions are removed at each sign-in, so the table does not grow without bound. */
-  async deleteExpired(q: Queryable): Promise<void> {
-    await q.query('DELETE FROM console_sessions WHERE expires_at <= now()');
+  /** Expired sessions (at `now`, the server's clock) are removed at each sign-in, so the table does not grow without bound. */
+  async deleteExpired(q: Queryable, now: Date): Promise<void> {
+    await q.query('DELETE FROM console_sessions WHERE expires_at <= $1', [now]);
   },
 };

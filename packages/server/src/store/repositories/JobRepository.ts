@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../Database.ts';
 
-export type JobKind = 'payout.advance' | 'collection.expire';
+/** `collection.upstream`: the follow-up of a collection routed upstream (rails/upstream/UpstreamCollections.ts). */
+export type JobKind = 'payout.advance' | 'collection.expire' | 'collection.upstream';
 
 export interface Job {
   id: bigint;
@@ -62,19 +63,28 @@ export const JobRepository = {
     );
   },
 
-  /** Claims up to `limit` due jobs for `leaseMs`; a crashed claimer's jobs become due again when it expires. */
-  async claim(q: Queryable, limit: number, leaseMs: number): Promise<Job[]> {
+  /**
+   * Claims up to `limit` due jobs for `leaseMs`; a crashed claimer's jobs become due again when it expires. `kinds`:
+   * only jobs of these kinds, or (`except`) of any other kind.
+   */
+  async claim(
+    q: Queryable,
+    limit: number,
+    leaseMs: number,
+    kinds?: { kinds: readonly JobKind[]; except?: boolean },
+  ): Promise<Job[]> {
+    const filter = kinds ? `AND ${kinds.except ? 'NOT ' : ''}(kind = ANY($4::text[]))` : '';
     const { rows } = await q.query<JobRow>(
       `UPDATE jobs SET locked_until = now() + make_interval(secs => $2::float8 / 1000), attempts = attempts + 1,
               lease_owner = $3
         WHERE id IN (
           SELECT id FROM jobs
-           WHERE run_at <= now() AND (locked_until IS NULL OR locked_until < now())
+           WHERE run_at <= now() AND (locked_until IS NULL OR locked_until < now()) ${filter}
            ORDER BY run_at
            LIMIT $1
            FOR UPDATE SKIP LOCKED)
         RETURNING id, kind, subject_id, run_at, attempts, lease_owner`,
-      [limit, leaseMs, randomUUID()],
+      kinds ? [limit, leaseMs, randomUUID(), kinds.kinds] : [limit, leaseMs, randomUUID()],
     );
     return rows.map(toJob);
   },
@@ -86,6 +96,21 @@ export const JobRepository = {
   async complete(q: Queryable, job: Job): Promise<boolean> {
     const { rowCount } = await q.query('DELETE FROM jobs WHERE id = $1 AND lease_owner = $2', [job.id, job.leaseOwner]);
     return rowCount === 1;
+  },
+
+  /**
+   * `complete` for many claimed jobs in one statement: the ids of those deleted, that is, still held by the claim
+   * that returned them. The others are someone else's now, and so is their effect.
+   */
+  async completeMany(q: Queryable, jobs: readonly Job[]): Promise<Set<bigint>> {
+    if (jobs.length === 0) return new Set();
+    const { rows } = await q.query<{ id: bigint }>(
+      `DELETE FROM jobs AS j USING unnest($1::int8[], $2::text[]) AS c (id, lease_owner)
+        WHERE j.id = c.id AND j.lease_owner = c.lease_owner
+        RETURNING j.id`,
+      [jobs.map((j) => String(j.id)), jobs.map((j) => j.leaseOwner)],
+    );
+    return new Set(rows.map((r) => BigInt(r.id)));
   },
 
   /** Puts a job that failed back for a later try; false (nothing written) when the caller lost its lease. */

@@ -107,7 +107,7 @@ export interface ResealProgress {
 
 /**
  * Merchants and their credentials. Secrets are sealed by the SecretBox on the way in and opened on the way out
- * (docs/secrets-at-rest.md): callers see plain domain objects; the database holds no usable credential when a
+ * (docs/operator/secrets-at-rest.md): callers see plain domain objects; the database holds no usable credential when a
  * master key is configured. Merchants are found by API key through its keyed lookup hash.
  */
 export class MerchantRepository {
@@ -181,6 +181,15 @@ export class MerchantRepository {
   async findById(q: Queryable, id: string): Promise<Merchant | null> {
     const { rows } = await q.query<MerchantRow>('SELECT * FROM merchants WHERE id = $1', [id]);
     return this.merchant(rows[0]);
+  }
+
+  /** `findById` for several merchants in one statement (the webhook worker's claimed deliveries), by id. */
+  async findByIds(q: Queryable, ids: readonly string[]): Promise<Map<string, Merchant>> {
+    if (ids.length === 0) return new Map();
+    const { rows } = await q.query<MerchantRow>('SELECT * FROM merchants WHERE id = ANY($1::text[])', [
+      [...new Set(ids)],
+    ]);
+    return new Map(rows.map((r) => [r.id, toMerchant(this.box, r)]));
   }
 
   /** By the lookup hash under any key the box knows (a master-key rotation may be half done). */

@@ -1,7 +1,7 @@
 import type { Queryable } from '../Database.ts';
 import { SEALED_PREFIX, type SecretBox } from '../SecretBox.ts';
 
-/** Settings that hold a secret, sealed by the SecretBox (docs/secrets-at-rest.md). */
+/** Settings that hold a secret, sealed by the SecretBox (docs/operator/secrets-at-rest.md). */
 export const SECRET_SETTINGS = ['jwt_signing_key'] as const;
 export type SecretSetting = (typeof SECRET_SETTINGS)[number];
 const settingContext = (key: string) => `settings:${key}`;

@@ -160,6 +160,55 @@ export const WebhookRepository = {
     return rows.length === 1;
   },
 
+  /**
+   * `recordAttempt` for several attempts in one statement: each is recorded only while its caller still holds the
+   * lease it claimed. Answers, per attempt in order, whether it was recorded.
+   */
+  async recordAttempts(
+    q: Queryable,
+    attempts: readonly {
+      claimed: Pick<WebhookDelivery, 'id' | 'leaseOwner'>;
+      attempt: WebhookAttempt;
+      next: { state: DeliveryState; retryInMs: number | null };
+    }[],
+  ): Promise<boolean[]> {
+    if (attempts.length === 0) return [];
+    const { rows } = await q.query<{ ord: bigint }>(
+      `WITH a AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int4[], $5::text[], $6::float8[],
+                              $7::timestamptz[], $8::int4[])
+                  WITH ORDINALITY AS a (id, lease_owner, state, http_status, error, retry_ms, attempted_at, duration_ms,
+                                        ord)),
+       moved AS (
+         UPDATE webhook_deliveries AS d
+            SET attempts = d.attempts + 1, state = a.state, last_status = a.http_status, last_error = a.error,
+                locked_until = NULL, lease_owner = NULL,
+                next_attempt_at = CASE WHEN a.retry_ms IS NULL THEN d.next_attempt_at
+                                       ELSE now() + make_interval(secs => a.retry_ms / 1000) END,
+                delivered_at = CASE WHEN a.state = 'delivered' THEN now() ELSE d.delivered_at END
+           FROM a
+          WHERE d.id = a.id AND d.lease_owner = a.lease_owner
+          RETURNING a.ord),
+       recorded AS (
+         INSERT INTO webhook_attempts (delivery_id, attempted_at, duration_ms, http_status, error)
+         SELECT a.id, a.attempted_at, a.duration_ms, a.http_status, a.error FROM a JOIN moved USING (ord)
+          ORDER BY a.ord)
+       SELECT ord FROM moved`,
+      [
+        attempts.map((x) => x.claimed.id),
+        attempts.map((x) => x.claimed.leaseOwner),
+        attempts.map((x) => x.next.state),
+        attempts.map((x) => x.attempt.httpStatus),
+        attempts.map((x) => x.attempt.error),
+        attempts.map((x) => x.next.retryInMs),
+        attempts.map((x) => x.attempt.attemptedAt.toISOString()),
+        attempts.map((x) => Math.round(x.attempt.durationMs)),
+      ],
+    );
+    const recorded = new Set(rows.map((r) => Number(r.ord)));
+    return attempts.map((_, i) => recorded.has(i + 1));
+  },
+
   async findById(q: Queryable, id: string): Promise<WebhookDelivery | null> {
     const { rows } = await q.query<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = $1', [id]);
     return rows[0] ? toDelivery(rows[0]) : null;

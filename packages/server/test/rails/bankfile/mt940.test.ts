@@ -102,6 +102,41 @@ describe('MT940', () => {
     expect(readStatementFile(Buffer.from(one('A3', 'X'))).map((s) => s.format)).toEqual(['mt940']);
   });
 
+  it('reads statements as banks export them: header lines, framing, loose :61: and padded balances', () => {
+    // Hand-made in the shapes seen in real exports: a BIC and `940` before the first message and between two,
+    // SOH/ETX framing, an entry date of four spaces, an amount without its comma, a type padded with spaces, a
+    // zero-padded balance, and two statements of one day sharing their reference and number.
+    const text = [
+      '\u0001HDFCINBBXXX',
+      '940',
+      ':20:DAY/1',
+      ':25:50100012345678',
+      ':28C:0',
+      ':60F:C260301INR0000000000000000100,00',
+      ':61:260301    D10,00NTRFNONREF//B1',
+      ':61:2603010301C5NTRFNONREF//B2',
+      ':61:260301DF2,00S   X',
+      ':62F:C260301INR93,00',
+      '-',
+      'HDFCINBBXXX',
+      '940 00',
+      ':20:DAY/1',
+      ':25:50100012345678',
+      ':28C:0',
+      ':60F:C260302INR93,00',
+      ':62F:C260302INR93,00',
+      '-\u0003',
+    ].join('\r\n');
+    const [first, second] = parseMt940(text);
+    expect(first?.entries.map((e) => [e.direction, e.amount, e.bookingDate, e.bankReference])).toEqual([
+      ['debit', 1_000n, '2026-03-01', 'B1'],
+      ['credit', 500n, '2026-03-01', 'B2'],
+      ['debit', 200n, '2026-03-01', null],
+    ]);
+    expect(first?.balances[0]?.amount).toBe(10_000n);
+    expect([first?.statementId, second?.statementId]).toEqual(['DAY/1/0@2026-03-01', 'DAY/1/0@2026-03-02']);
+  });
+
   it('answers malformed statements with the field and line that is wrong', () => {
     const base = [':20:R', ':25:A', ':60F:C260301INR10,00', ':61:260301D1,00NTRFX', ':62F:C260301INR9,00'];
     const variant = (i: number, line: string) => base.map((l, j) => (j === i ? line : l)).join('\n');

@@ -1,0 +1,124 @@
+import { COLLECTION_STATUSES, PAYOUT_STATUSES } from '../wire.ts';
+import { createdRangeQuery, pageQueryProperties, rupeesText, text } from './common.ts';
+import { DELIVERY_STATES, statsView } from './admin.ts';
+
+/** The console's own routes (docs/operator/console.md): operator and merchant sessions and the merchant's reads. */
+
+export const SERVER_MODES = ['sandbox', 'live'] as const;
+
+export const modeProperty = {
+  type: 'string',
+  enum: SERVER_MODES,
+  description: 'PAYRAIL_MODE of this server: the console marks every page with it',
+} as const;
+
+export const consoleOperator = {
+  type: 'object',
+  properties: { operator_id: text, email: text, name: text, role: text },
+} as const;
+
+export const consoleMerchant = {
+  type: 'object',
+  properties: { merchant_id: text, name: text, status: text },
+} as const;
+
+export const operatorSignInBody = {
+  type: 'object',
+  required: ['email', 'password'],
+  additionalProperties: false,
+  properties: {
+    email: { type: 'string', minLength: 1, maxLength: 254 },
+    password: { type: 'string', minLength: 1, maxLength: 200 },
+  },
+} as const;
+
+export const operatorSession = {
+  type: 'object',
+  properties: {
+    operator: consoleOperator,
+    csrf_token: { type: 'string', description: 'Send as X-CSRF-Token on every state-changing request' },
+    expires_at: { type: 'string', description: 'Sign-in only' },
+    mode: modeProperty,
+  },
+} as const;
+
+export const whoami = {
+  type: 'object',
+  required: ['signed_in', 'mode'],
+  properties: {
+    signed_in: { type: 'boolean' },
+    kind: { type: 'string', enum: ['operator', 'merchant'] },
+    operator: consoleOperator,
+    merchant: consoleMerchant,
+    csrf_token: { type: 'string' },
+    mode: modeProperty,
+  },
+} as const;
+
+export const merchantSignInBody = {
+  type: 'object',
+  required: ['api_key', 'secret_key'],
+  additionalProperties: false,
+  properties: {
+    api_key: { type: 'string', minLength: 1, maxLength: 64 },
+    secret_key: { type: 'string', minLength: 1, maxLength: 64 },
+  },
+} as const;
+
+export const merchantSession = {
+  type: 'object',
+  properties: {
+    merchant: consoleMerchant,
+    csrf_token: { type: 'string', description: 'Send as X-CSRF-Token on every state-changing request' },
+    expires_at: { type: 'string', description: 'Sign-in only' },
+    mode: modeProperty,
+  },
+} as const;
+
+export const merchantOverview = {
+  type: 'object',
+  properties: {
+    merchant: consoleMerchant,
+    wallets: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          wallet_id: text,
+          balance: rupeesText,
+          on_hold: rupeesText,
+          currency: { type: 'string', const: 'INR' },
+        },
+      },
+    },
+    stats: statsView,
+  },
+} as const;
+
+const pageQuery = <const P extends object>(extra: P) =>
+  ({ type: 'object', properties: { ...pageQueryProperties, ...extra } }) as const;
+
+export const consolePayoutQuery = pageQuery({
+  status: { type: 'string', enum: PAYOUT_STATUSES },
+  ...createdRangeQuery,
+});
+export const consoleCollectionQuery = pageQuery({
+  status: { type: 'string', enum: COLLECTION_STATUSES },
+  ...createdRangeQuery,
+});
+/** The batch cursor carries time, merchant and batch id: longer than the other lists' cursors. */
+export const consoleBatchQuery = pageQuery({ cursor: { type: 'string', maxLength: 400 }, ...createdRangeQuery });
+export const consoleDeliveryQuery = pageQuery({ state: { type: 'string', enum: DELIVERY_STATES } });
+
+export const consoleTransactionParam = {
+  type: 'object',
+  properties: { transaction_id: { type: 'string', maxLength: 40 } },
+} as const;
+export const consoleTxnIdParam = { type: 'object', properties: { txnId: { type: 'string', maxLength: 40 } } } as const;
+export const consoleBatchParam = {
+  type: 'object',
+  properties: { batch_id: { type: 'string', maxLength: 100 } },
+} as const;
+export const consoleDeliveryParam = { type: 'object', properties: { id: { type: 'string', maxLength: 40 } } } as const;
+
+export const consoleAssetParams = { type: 'object', properties: { '*': { type: 'string' } } } as const;

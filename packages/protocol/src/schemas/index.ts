@@ -1,0 +1,7 @@
+export * from './common.ts';
+export * from './merchant.ts';
+export * from './admin.ts';
+export * from './console.ts';
+export * from './ops.ts';
+export * from './routes.ts';
+export type * from './wireTies.ts';

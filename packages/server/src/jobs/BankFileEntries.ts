@@ -1,0 +1,317 @@
+import { formatPaise, type PayoutStatus } from '@payrail/protocol';
+import type { Payout } from '../domain/Payout.ts';
+import { DEFAULT_STATUS_MESSAGE, isFinal, returnStatusMessage } from '../domain/payoutStateMachine.ts';
+import { readOutcome } from '../domain/railAnswers.ts';
+import type { Notification } from '../rails/bankfile/camt054.ts';
+import type { StatusReport } from '../rails/bankfile/pain002.ts';
+import { describeReason } from '../rails/bankfile/reasonCodes.ts';
+import { appendRefunds, lockPayouts, recordRailErrors, type BulkMove } from '../services/PayoutBulkMoves.ts';
+import type { PayoutLifecycle } from '../services/PayoutLifecycle.ts';
+import type { Queryable } from '../store/Database.ts';
+import { BankFileRepository as Repo } from '../store/repositories/BankFileRepository.ts';
+
+/** The first refusals of a file are named in its reason; the rest are counted. */
+const NAMED_REFUSALS = 5;
+const PAYOUT_ID = /^PT[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** Entries applied, and the ones refused with why. */
+export class Tally {
+  entries = 0;
+  refused: string[] = [];
+  refuse(why: string): void {
+    this.refused.push(why);
+  }
+  reason(): string | null {
+    if (this.refused.length === 0) return null;
+    const named = this.refused.slice(0, NAMED_REFUSALS).join('; ');
+    const more = this.refused.length - NAMED_REFUSALS;
+    return `${this.refused.length} entr${this.refused.length === 1 ? 'y' : 'ies'} refused: ${named}${more > 0 ? `; and ${more} more` : ''}`.slice(
+      0,
+      2000,
+    );
+  }
+}
+
+/** One write a file makes on one payout, in the order its entries make them. */
+type Step =
+  | { kind: 'move'; from: PayoutStatus; to: PayoutStatus; message?: string; utr?: string; railReference?: string }
+  | { kind: 'return'; reason: string }
+  | { kind: 'error'; error: string }
+  /** An outcome that changed nothing: the next step is scheduled again (PayoutLifecycle.applyOutcome). */
+  | { kind: 'schedule'; status: PayoutStatus };
+
+interface Planned {
+  /** As locked, before the file. */
+  locked: Payout;
+  /** As the file's entries so far leave it. */
+  current: Payout;
+  steps: Step[];
+}
+
+/**
+ * A bank file's entries applied set-based (docs/operator/bank-files.md, "Performance"). Every payout the file names is
+ * locked in one statement; the entries are then read in order against the payouts as the earlier entries leave
+ * them, with exactly the decisions of BankNotifications.report and PayoutLifecycle (the transition table, a UTR for
+ * SUCCESS, a return only after SUCCESS, a refused report kept once as rail_error), which yields each payout's writes
+ * in order. `execute` makes them in rounds: the first write of every payout, then the second, … each round a few
+ * multi-row statements (PayoutLifecycle.moveMany), so a payout's history and webhook events keep their order and
+ * the database's triggers still check every row.
+ */
+export class FilePlan {
+  readonly tally = new Tally();
+  private readonly planned = new Map<string, Planned>();
+
+  private constructor(
+    private readonly locked: Map<string, Payout>,
+    private readonly fileOf: Map<string, string>,
+    private readonly filePayouts: Map<string, string[]>,
+    private readonly actor: string,
+  ) {}
+
+  /** Locks every payout `report` or `notification` names and reads what the plan needs, in a few queries. */
+  static async prepare(
+    tx: Queryable,
+    parsed: { pain002: StatusReport } | { camt054: Notification },
+    actor: string,
+  ): Promise<FilePlan> {
+    const named = new Set<string>();
+    const files = new Map<string, string[]>();
+    if ('pain002' in parsed) {
+      const r = parsed.pain002;
+      if (r.groupStatus === 'RJCT' || r.paymentInfos.some((i) => i.status === 'RJCT')) {
+        const ids = await Repo.payoutIdsOf(tx, r.originalMsgId);
+        files.set(r.originalMsgId, ids);
+        for (const id of ids) named.add(id);
+      }
+      for (const t of r.transactions) {
+        if ((t.status === 'RJCT' || t.status === 'PDNG') && PAYOUT_ID.test(t.endToEndId)) named.add(t.endToEndId);
+      }
+    } else {
+      for (const t of parsed.camt054.transactions) {
+        if (t.entryStatus !== 'BOOK' || t.endToEndId === null || (t.direction === 'CRDT' && !t.isReturn)) continue;
+        if (PAYOUT_ID.test(t.endToEndId)) named.add(t.endToEndId);
+      }
+    }
+    const ids = [...named].sort();
+    const locked = await lockPayouts(tx, ids);
+    const { rows } = ids.length
+      ? await tx.query<{ payout_id: string; msg_id: string }>(
+          'SELECT payout_id, msg_id FROM bank_file_items WHERE payout_id = ANY($1::text[])',
+          [ids],
+        )
+      : { rows: [] };
+    const plan = new FilePlan(locked, new Map(rows.map((r) => [r.payout_id, r.msg_id])), files, actor);
+    if ('pain002' in parsed) plan.statusReport(parsed.pain002);
+    else plan.notification(parsed.camt054);
+    return plan;
+  }
+
+  /** The payout an entry names; null (and the entry refused) when it names none of Payrail's bank-file payouts. */
+  private payoutFor(id: string): Planned | null {
+    const locked = PAYOUT_ID.test(id) ? this.locked.get(id) : undefined;
+    if (!locked || locked.rail !== 'bankfile') {
+      this.tally.refuse(`${id.slice(0, 40)}: no such bank-file payout`);
+      return null;
+    }
+    let p = this.planned.get(id);
+    if (!p) {
+      p = { locked, current: locked, steps: [] };
+      this.planned.set(id, p);
+    }
+    this.tally.entries++;
+    // A report on a payout whose file's delivery is not recorded yet (a crash after the write): the report is the
+    // evidence of delivery, its acceptance (PayoutLifecycle.applySubmitAnswer) with the MsgId.
+    if (p.current.status === 'INITIATED') {
+      const msgId = this.fileOf.get(id);
+      if (!msgId) {
+        this.tally.refuse(`${id}: not in any file Payrail cut`);
+        return null;
+      }
+      this.move(p, { kind: 'move', from: 'INITIATED', to: 'PROCESSING', railReference: msgId });
+    }
+    return p;
+  }
+
+  private move(p: Planned, step: Extract<Step, { kind: 'move' }>): void {
+    p.steps.push(step);
+    const message = step.message ?? DEFAULT_STATUS_MESSAGE[step.to];
+    p.current = {
+      ...p.current,
+      status: step.to,
+      statusMessage: message,
+      utr: step.utr ?? p.current.utr,
+      railReference: step.railReference ?? p.current.railReference,
+      railError: null,
+      railRetrySince: null,
+      failureReason: step.to === 'FAILED' ? message : p.current.failureReason,
+    };
+  }
+
+  private railError(p: Planned, error: string): void {
+    p.steps.push({ kind: 'error', error });
+    p.current = { ...p.current, railError: error, railRetrySince: null };
+  }
+
+  /** BankNotifications.reportWithin, planned: a refusal is counted in the tally with the payout's rail_error. */
+  private report(p: Planned, outcome: { status: string; reason?: string; utr?: string }): void {
+    const current = p.current;
+    const status = outcome.status;
+    if (current.status === 'REFUNDED' && status === 'FAILED') return;
+    if (isFinal(current.status) && (status === 'PROCESSING' || status === 'PENDING')) return;
+    const decision = readOutcome(current.status, outcome, { returned: Boolean(current.returnedAt), utr: current.utr });
+    switch (decision.kind) {
+      case 'invalid':
+        // The same refused report again is already on the payout: recorded once.
+        if (current.railError !== decision.error) this.railError(p, decision.error);
+        this.tally.refuse(`${current.id}: ${decision.error}`);
+        return;
+      case 'unchanged':
+        p.steps.push({ kind: 'schedule', status: current.status });
+        return;
+      case 'return':
+        p.steps.push({ kind: 'return', reason: decision.reason });
+        p.current = {
+          ...current,
+          status: 'REFUNDED',
+          statusMessage: returnStatusMessage(decision.reason),
+          railError: null,
+          railRetrySince: null,
+          returnedAt: new Date(0),
+          returnReason: decision.reason,
+        };
+        return;
+      case 'move':
+        this.move(p, {
+          kind: 'move',
+          from: current.status,
+          to: decision.to,
+          message: decision.reason,
+          utr: decision.utr,
+        });
+    }
+  }
+
+  private statusReport(report: StatusReport): void {
+    const fileIds = this.filePayouts.get(report.originalMsgId) ?? [];
+    if (report.groupStatus === 'RJCT') {
+      if (fileIds.length === 0) this.tally.refuse(`OrgnlMsgId ${report.originalMsgId.slice(0, 40)}: no such file`);
+      const reason = describeReason(report.groupReasonCode, report.groupAdditionalInfo);
+      for (const id of fileIds) {
+        const p = this.payoutFor(id);
+        if (p) this.report(p, { status: 'FAILED', reason });
+      }
+    }
+    for (const info of report.paymentInfos) {
+      if (info.status !== 'RJCT') continue;
+      // Payrail's PmtInfId is `<MsgId>-<mode>`: the block's payments are the file's payouts of that mode.
+      const mode = info.originalPmtInfId.startsWith(`${report.originalMsgId}-`)
+        ? info.originalPmtInfId.slice(report.originalMsgId.length + 1)
+        : null;
+      const reason = describeReason(info.reasonCode, info.additionalInfo);
+      let found = 0;
+      for (const id of mode === null ? [] : fileIds) {
+        if (this.locked.get(id)?.paymentMode !== mode) continue;
+        found++;
+        const p = this.payoutFor(id);
+        if (p) this.report(p, { status: 'FAILED', reason });
+      }
+      if (found === 0) this.tally.refuse(`OrgnlPmtInfId ${info.originalPmtInfId.slice(0, 40)}: no such payment block`);
+    }
+    for (const t of report.transactions) {
+      if (t.status !== 'RJCT' && t.status !== 'PDNG') {
+        // ACCP, ACTC, ACSP (and the other acceptances): the bank has it, nothing to change.
+        this.tally.entries++;
+        continue;
+      }
+      const p = this.payoutFor(t.endToEndId);
+      if (!p) continue;
+      const reason = describeReason(t.reasonCode, t.additionalInfo);
+      this.report(
+        p,
+        t.status === 'RJCT'
+          ? { status: 'FAILED', reason }
+          : t.reasonCode
+            ? { status: 'PENDING', reason }
+            : { status: 'PENDING' },
+      );
+    }
+  }
+
+  private notification(notification: Notification): void {
+    for (const t of notification.transactions) {
+      // Entries not booked are news to come; entries without a payout's EndToEndId are the account's others.
+      if (t.entryStatus !== 'BOOK' || t.endToEndId === null) continue;
+      if (t.direction === 'CRDT' && !t.isReturn) continue;
+      const p = this.payoutFor(t.endToEndId);
+      if (!p) continue;
+      const payout = p.current;
+      if (t.direction === 'DBIT') {
+        if (t.currency !== 'INR' || t.amount !== payout.amount) {
+          const message = `bank file booked ${t.currency} ${formatPaise(t.amount)}, but the payout is for INR ${formatPaise(payout.amount)}; not applied`;
+          if (payout.railError !== message) this.railError(p, message);
+          this.tally.refuse(`${payout.id}: amount ${formatPaise(t.amount)} differs from ${formatPaise(payout.amount)}`);
+          continue;
+        }
+        const utr = t.clearingReference ?? t.accountServicerReference;
+        if (!utr) {
+          const message = 'bank file booked the debit without a reference (ClrSysRef or AcctSvcrRef); not applied';
+          if (payout.railError !== message) this.railError(p, message);
+          this.tally.refuse(`${payout.id}: no reference`);
+          continue;
+        }
+        this.report(p, { status: 'SUCCESS', utr });
+        continue;
+      }
+      const reason = describeReason(t.returnReasonCode, t.returnAdditionalInfo);
+      // Money sent back after SUCCESS is a return; before SUCCESS the transfer simply failed.
+      this.report(p, payout.status === 'SUCCESS' ? { status: 'RETURNED', reason } : { status: 'FAILED', reason });
+    }
+  }
+
+  /** Makes the planned writes: round n is every payout's n-th write, each kind in one statement or a few. */
+  async execute(tx: Queryable, lifecycle: PayoutLifecycle): Promise<void> {
+    let rounds = 0;
+    for (const p of this.planned.values()) rounds = Math.max(rounds, p.steps.length);
+    for (let round = 0; round < rounds; round++) {
+      const errors: { payoutId: string; error: string }[] = [];
+      const refunds: Payout[] = [];
+      const moves: BulkMove[] = [];
+      const unchanged: Payout[] = [];
+      for (const p of this.planned.values()) {
+        const step = p.steps[round];
+        if (!step) continue;
+        const payout = p.locked;
+        switch (step.kind) {
+          case 'error':
+            errors.push({ payoutId: payout.id, error: step.error });
+            break;
+          case 'schedule':
+            unchanged.push({ ...payout, status: step.status });
+            break;
+          case 'return':
+            // PayoutLifecycle.returnPayout: the refund entry, then SUCCESS → REFUNDED with the reason.
+            refunds.push(payout);
+            moves.push({
+              payout: { ...payout, status: 'SUCCESS' },
+              to: 'REFUNDED',
+              message: returnStatusMessage(step.reason),
+              returnReason: step.reason,
+            });
+            break;
+          case 'move':
+            moves.push({
+              payout: { ...payout, status: step.from },
+              to: step.to,
+              message: step.message,
+              utr: step.utr,
+              railReference: step.railReference,
+            });
+        }
+      }
+      await recordRailErrors(tx, errors, this.actor);
+      await appendRefunds(tx, refunds);
+      await lifecycle.moveMany(tx, moves, this.actor);
+      await lifecycle.scheduleNextMany(tx, unchanged);
+    }
+  }
+}
