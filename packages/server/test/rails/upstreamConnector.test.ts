@@ -1,8 +1,7 @@
-import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { encryptJson, signBody, type Scheme } from '@payrail/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/childServer.ts';
+import { FaultProxy } from '../support/faultProxy.ts';
 import { admin, createMerchant, http, MerchantClient, type TestMerchant } from '../support/merchantClient.ts';
 import { adminPayout, payoutRequest, SANDBOX, senderId, shapeOf, waitForStatus } from '../support/payoutFixtures.ts';
 import { cli } from '../../../cli/test/support.ts';
@@ -14,48 +13,6 @@ import { eventually } from '../support/webhookReceiver.ts';
  * HTTP, with a proxy between the two that counts what the downstream sends and can drop an answer after the
  * upstream acted on the request. Nothing of the upstream is mocked.
  */
-
-/** Forwards to the upstream; counts requests by "METHOD path"; drops the answers of requests `drop` picks. */
-class CountingProxy {
-  readonly seen: string[] = [];
-  drop: (method: string, path: string) => boolean = () => false;
-  target = '';
-  url = '';
-  private server: Server | null = null;
-
-  async start(): Promise<this> {
-    this.server = createHttpServer((req, res) => {
-      const path = (req.url ?? '/').split('?')[0] as string;
-      this.seen.push(`${req.method} ${path}`);
-      const dropIt = this.drop(req.method ?? 'GET', path);
-      const upstream = httpRequest(new URL(req.url ?? '/', this.target), { method: req.method, headers: req.headers });
-      upstream.on('response', (answer) => {
-        if (dropIt) {
-          // The upstream has acted; its answer never reaches the downstream.
-          answer.resume();
-          answer.on('end', () => req.socket.destroy());
-          return;
-        }
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      upstream.on('error', () => req.socket.destroy());
-      req.pipe(upstream);
-    });
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server?.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  count(what: string): number {
-    return this.seen.filter((s) => s === what).length;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
-  }
-}
 
 /** Both schemes and both engines, each pairing once (the whole file per pairing costs about 40 s). */
 const CASES: { engine: (typeof ENGINES)[number]; scheme: Scheme }[] =
@@ -75,7 +32,7 @@ describe.each(CASES)('the upstream connector ($engine, upstream scheme $scheme)'
   let original: TestServer;
   let upPort: number;
   let down: TestServer;
-  let proxy: CountingProxy;
+  let proxy: FaultProxy;
   let account: TestMerchant;
   let shop: MerchantClient;
   let shopMerchant: TestMerchant;
@@ -102,7 +59,7 @@ describe.each(CASES)('the upstream connector ($engine, upstream scheme $scheme)'
     up = await startUpstream();
     original = up;
     account = await createMerchant(up.url, 'Payrail Treasury', '5000.00');
-    proxy = await new CountingProxy().start();
+    proxy = await new FaultProxy().start();
     proxy.target = up.url;
     down = await startTestServer(engine, {
       env: {

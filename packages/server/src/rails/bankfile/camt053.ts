@@ -13,7 +13,7 @@ import {
   type StatementEntry,
   type StatementTransaction,
 } from './bankStatement.ts';
-import { decodeXmlText, MAX_BANK_XML_DEPTH } from './xmlRead.ts';
+import { BANK_XML_OPTIONS, decodeXmlText } from './xmlRead.ts';
 
 /** The camt.053 versions Payrail reads: banks still send the old ones, and the namespace says which. */
 export const CAMT053_VERSIONS = ['02', '03', '04', '05', '06', '07', '08'] as const;
@@ -28,20 +28,7 @@ const NAMESPACE =
  * namespace itself, first). A repeated element comes back as an array, a single one as itself: `list` and `at`
  * below read both alike. No callback asks for the element's path (jPath: false), which saves a third of the time.
  */
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  parseTagValue: false,
-  parseAttributeValue: false,
-  processEntities: false,
-  htmlEntities: false,
-  removeNSPrefix: true,
-  trimValues: true,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  maxNestedTags: MAX_BANK_XML_DEPTH,
-  jPath: false,
-});
+const parser = new XMLParser({ ...BANK_XML_OPTIONS, jPath: false });
 
 type Node = Record<string, unknown>;
 

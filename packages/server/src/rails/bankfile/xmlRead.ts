@@ -51,7 +51,11 @@ const REPEATING = new Set([
   'CdtTrfTxInf',
 ]);
 
-const parser = new XMLParser({
+/**
+ * How every bank file is parsed: values stay text (amounts become bigint in our code), attributes kept (Ccy), no
+ * entity expanded, namespace prefixes dropped, nesting limited. The camt.053 reader adds its own array handling.
+ */
+export const BANK_XML_OPTIONS = {
   ignoreAttributes: false,
   attributeNamePrefix: '@',
   parseTagValue: false,
@@ -63,8 +67,9 @@ const parser = new XMLParser({
   ignoreDeclaration: true,
   ignorePiTags: true,
   maxNestedTags: MAX_BANK_XML_DEPTH,
-  isArray: (name) => REPEATING.has(name),
-});
+} as const;
+
+const parser = new XMLParser({ ...BANK_XML_OPTIONS, isArray: (name) => REPEATING.has(name) });
 
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
