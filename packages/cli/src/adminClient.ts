@@ -16,7 +16,8 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-type Row = Record<string, unknown>;
+/** A JSON object as the admin API answers it. */
+export type Row = Record<string, unknown>;
 
 /**
  * The operator API (docs/operator/admin-api.md): plain JSON with the admin bearer token. Its errors become the SDK's error

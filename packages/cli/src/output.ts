@@ -2,6 +2,11 @@ import { PayrailError } from '@payrail/sdk';
 
 export type Cell = string | number | boolean | Date | null | undefined;
 
+/** A field of an API answer as a cell: missing (undefined) and null both print as `-`. */
+export function cell(value: unknown): Cell {
+  return value === null || value === undefined ? null : (value as Cell);
+}
+
 export function cellText(value: Cell): string {
   if (value === null || value === undefined || value === '') return '-';
   if (value instanceof Date) return value.toISOString();

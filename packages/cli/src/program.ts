@@ -1,8 +1,22 @@
 import { Command, Option } from 'commander';
-import { merchantCommands } from './commands/merchant.ts';
-import { operatorCommands } from './commands/operator.ts';
-import { reconCommands } from './commands/recon.ts';
 import { bankCommands } from './commands/bank.ts';
+import { balanceCommand } from './commands/merchant/balance.ts';
+import { bulkCommands } from './commands/merchant/bulk.ts';
+import { collectionCommands } from './commands/merchant/collection.ts';
+import { payoutCommands } from './commands/merchant/payout.ts';
+import { tokenCommand } from './commands/merchant/token.ts';
+import { webhookCommands } from './commands/merchant/webhook.ts';
+import { collectionsCommands } from './commands/operator/collections.ts';
+import { connectorsCommand } from './commands/operator/connectors.ts';
+import { keysCommands } from './commands/operator/keys.ts';
+import { ledgerCommands } from './commands/operator/ledger.ts';
+import { merchantCommands } from './commands/operator/merchant.ts';
+import { operatorCommands } from './commands/operator/operator.ts';
+import { payoutsCommands } from './commands/operator/payouts.ts';
+import { reconCommands } from './commands/operator/recon.ts';
+import { serverCommands } from './commands/operator/server.ts';
+import { walletCommands } from './commands/operator/wallet.ts';
+import { webhooksCommands } from './commands/operator/webhooks.ts';
 import { DEFAULT_URL } from './context.ts';
 import { EXIT_CODE_HELP } from './exitCodes.ts';
 
@@ -51,11 +65,26 @@ Examples:
   payrail payout send --file payouts.csv --wallet WL01…
   payrail payouts list --status PENDING`,
     );
+  // Help lists the commands in the order they are declared here.
   program.commandsGroup('Operator commands (admin API):');
+  serverCommands(program);
+  keysCommands(program);
+  merchantCommands(program);
+  walletCommands(program);
+  payoutsCommands(program);
+  collectionsCommands(program);
+  webhooksCommands(program);
+  ledgerCommands(program);
   operatorCommands(program);
+  connectorsCommand(program);
   reconCommands(program);
   program.commandsGroup('Merchant commands (through the SDK):');
-  merchantCommands(program);
+  tokenCommand(program);
+  payoutCommands(program);
+  bulkCommands(program);
+  balanceCommand(program);
+  collectionCommands(program);
+  webhookCommands(program);
   program.commandsGroup('Other:');
   bankCommands(program);
   // Subcommands inherit exitOverride and help settings from the program only when created after them, so make

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { camt053, mt940 } from '../../server/test/support/bankStatements.ts';
-import { statementContentType } from '../src/commands/recon.ts';
+import { statementContentType } from '../src/commands/operator/recon.ts';
 import { cli, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from './support.ts';
 
 let t: TestServer;

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, parseDurations } from './config.ts';
+import { ConfigError } from './configError.ts';
+import { parseDurations } from './settingTypes.ts';
 
 /** When files are cut: every so often, or at IST times of day. */
 export type Cutoffs = { every: number } | { istMinutes: number[] };

@@ -1,5 +1,6 @@
 import { PAYMENT_MODES, type PaymentMode, type Scheme } from '@payrail/protocol';
-import { ConfigError, parseDurations, parsePublicUrl, type Mode } from './config.ts';
+import { ConfigError } from './configError.ts';
+import { parseDurations, parsePublicUrl, type Mode } from './settingTypes.ts';
 import { bankFileSettings, type BankFileSettings } from './bankFileConfig.ts';
 
 /** The connectors a server can be configured with (docs/operator/connectors.md). */

@@ -1,4 +1,4 @@
-import { ConfigError } from './config.ts';
+import { ConfigError } from './configError.ts';
 
 /** A Sentinel's address. */
 export interface SentinelAddress {

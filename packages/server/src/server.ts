@@ -42,7 +42,11 @@ import { BankNotifications } from './services/BankNotifications.ts';
 import { checkDatabaseMode } from './services/databaseMode.ts';
 import { CallbackPolicy } from './services/CallbackPolicy.ts';
 import { CollectionNotifications } from './services/CollectionNotifications.ts';
-import { CollectionService } from './services/CollectionService.ts';
+import { CollectionOutcomes } from './services/CollectionOutcomes.ts';
+import { CollectionReads } from './services/CollectionReads.ts';
+import { CollectionSimulator } from './services/CollectionSimulator.ts';
+import { MerchantCollectionService } from './services/MerchantCollectionService.ts';
+import { PaymentPageService } from './services/PaymentPageService.ts';
 import { PayoutAdminService } from './services/PayoutAdminService.ts';
 import { PayoutLifecycle } from './services/PayoutLifecycle.ts';
 import { PayoutService } from './services/PayoutService.ts';
@@ -246,19 +250,27 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     config.connectors.upstream
       ? new UpstreamCollections(db, upstreamForCollections.client, config.connectors.upstream, () => publicUrl, clock)
       : null;
-  const collections = new CollectionService(db, callbackPolicy, metrics, {
+  const collectionOutcomes = new CollectionOutcomes(db, metrics, {
+    mode: config.mode,
+    publicUrl: () => publicUrl,
+    clock,
+  });
+  const collections = new CollectionReads(db, () => publicUrl);
+  const merchantCollections = new MerchantCollectionService(db, callbackPolicy, {
     mode: config.mode,
     ttlMs: config.collectionTtlMs,
     publicUrl: () => publicUrl,
     upstream: upstreamCollections,
     clock,
   });
-  const collectionNotifications = new CollectionNotifications(db, collections);
+  const collectionSimulator = new CollectionSimulator(db, collectionOutcomes, () => publicUrl);
+  const paymentPages = new PaymentPageService(db, collectionSimulator, config.mode);
+  const collectionNotifications = new CollectionNotifications(db, collectionOutcomes);
   const connectorHealth = new ConnectorHealth(clock);
   const stepper = new PayoutStepper(db, connectors, lifecycle, clock, connectorHealth, config.workerLeaseMs / 2);
   const treasury = new TreasuryService(db, connectors, connectorHealth, clock);
   metrics.refreshConnectors = () => treasury.refreshMetrics(metrics);
-  upstreamCollections?.bind(collections, connectorHealth);
+  upstreamCollections?.bind(collectionOutcomes, connectorHealth);
   const upstream = connectors.get('upstream');
   const upstreamWebhookSecret = config.connectors.upstream?.webhookSecret;
   const upstreamWebhooks =
@@ -281,7 +293,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   const handlers = {
     // A claim's payout steps run together (PayoutStepper.runBatch).
     'payout.advance': stepper,
-    'collection.expire': (job: Job) => collections.expire(job),
+    'collection.expire': (job: Job) => collectionOutcomes.expire(job),
     ...(upstreamCollections ? { 'collection.upstream': (job: Job) => upstreamCollections.run(job) } : {}),
   };
   const worker = new Worker(db, handlers, dispatcher, options.logger, {
@@ -311,6 +323,10 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     payouts,
     payoutAdmin,
     collections,
+    merchantCollections,
+    collectionSimulator,
+    paymentPages,
+    collectionOutcomes,
     bulkPayouts,
     verification,
     redis,

@@ -8,7 +8,11 @@ import type { BulkPayoutService } from '../services/BulkPayoutService.ts';
 import type { CallbackPolicy } from '../services/CallbackPolicy.ts';
 import type { BankNotifications } from '../services/BankNotifications.ts';
 import type { CollectionNotifications } from '../services/CollectionNotifications.ts';
-import type { CollectionService } from '../services/CollectionService.ts';
+import type { CollectionOutcomes } from '../services/CollectionOutcomes.ts';
+import type { CollectionReads } from '../services/CollectionReads.ts';
+import type { CollectionSimulator } from '../services/CollectionSimulator.ts';
+import type { MerchantCollectionService } from '../services/MerchantCollectionService.ts';
+import type { PaymentPageService } from '../services/PaymentPageService.ts';
 import type { MerchantService } from '../services/MerchantService.ts';
 import type { PayoutAdminService } from '../services/PayoutAdminService.ts';
 import type { PayoutService } from '../services/PayoutService.ts';
@@ -81,7 +85,12 @@ export interface AppDeps {
   callbackPolicy: CallbackPolicy;
   payouts: PayoutService;
   payoutAdmin: PayoutAdminService;
-  collections: CollectionService;
+  /** Collections by audience; every change of status goes through collectionOutcomes. */
+  collections: CollectionReads;
+  merchantCollections: MerchantCollectionService;
+  collectionSimulator: CollectionSimulator;
+  paymentPages: PaymentPageService;
+  collectionOutcomes: CollectionOutcomes;
   bulkPayouts: BulkPayoutService;
   verification: BeneficiaryVerificationService;
   /** Shared rate-limit counters; in-process memory when null. */
@@ -198,7 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   collectionRoutes(app, { ...deps, statusRateLimit });
   bulkRoutes(app, { ...deps, statusRateLimit });
   if (deps.config.mode === 'sandbox') sandboxRoutes(app, deps);
-  paymentPageRoutes(app, { collections: deps.collections, sandbox: deps.config.mode === 'sandbox' });
+  paymentPageRoutes(app, { paymentPages: deps.paymentPages, sandbox: deps.config.mode === 'sandbox' });
   // Signed PSP/bank notifications (docs/operator/live-mode.md): only when the operator has set their secret.
   if (deps.config.pspNotifySecret) await pspRoutes(app, { ...deps, secret: deps.config.pspNotifySecret });
   if (deps.upstreamWebhooks) await upstreamWebhookRoutes(app, { upstreamWebhooks: deps.upstreamWebhooks });

@@ -1,6 +1,7 @@
 import { createdRangeQuery, deliverySummary as deliverySummarySchema } from '@payrail/protocol';
 import type { Merchant } from '../domain/Merchant.ts';
 import { istDayStart } from '../domain/istPeriod.ts';
+import type { MerchantScope } from '../services/MerchantScope.ts';
 import type { WebhookAdminService } from '../services/WebhookAdminService.ts';
 import { AdminError } from './AdminError.ts';
 
@@ -52,8 +53,8 @@ export async function withMerchantNames<T extends { merchant_id: string }>(
  * The webhook deliveries of one transaction, oldest first, with when the next attempt is due and which earlier
  * delivery each waits for: the worker sends a transaction's events in order, so a failing one holds back the rest.
  */
-export async function deliverySummary(webhookAdmin: WebhookAdminService, subjectId: string, merchantId?: string) {
-  const rows = await webhookAdmin.page({ subjectId, merchantId, limit: 200 });
+export async function deliverySummary(webhookAdmin: WebhookAdminService, subjectId: string, scope?: MerchantScope) {
+  const rows = await webhookAdmin.page({ subjectId, limit: 200 }, scope);
   const oldestFirst = rows.map((r) => r.delivery).reverse();
   return oldestFirst.map((d, i) => {
     const blocker = oldestFirst.slice(0, i).find((e) => e.state === 'pending');

@@ -24,6 +24,7 @@ import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 import { batchStatusCounts, enqueueBatchCompleted } from './BatchCompletion.ts';
 import type { CallbackPolicy } from './CallbackPolicy.ts';
 import type { CheckedRequest, PayoutService } from './PayoutService.ts';
+import { scopedQuery, type MerchantScope } from './MerchantScope.ts';
 import type { Clock } from '../clock.ts';
 
 export const MAX_BATCH_ITEMS = 1000;
@@ -399,13 +400,17 @@ export class BulkPayoutService {
     };
   }
 
-  /** Admin: a page of batches, newest first. */
-  page(query: Parameters<typeof BatchRepository.page>[1]): Promise<PayoutBatch[]> {
-    return BatchRepository.page(this.db, query);
+  /** Admin and the merchant console: a page of batches, newest first (only the merchant's, with `scope`). */
+  page(query: Parameters<typeof BatchRepository.page>[1], scope?: MerchantScope): Promise<PayoutBatch[]> {
+    return BatchRepository.page(this.db, scopedQuery(query, scope));
   }
 
-  /** Admin: one batch with every item. */
-  async get(merchantId: string, batchId: string) {
+  /**
+   * Admin and the merchant console: one batch with every item. A batch id names a batch only within one merchant,
+   * so the scope is always given: the operator's is the merchant in the path.
+   */
+  async get(batchId: string, scope: MerchantScope) {
+    const { merchantId } = scope;
     const batch = await BatchRepository.find(this.db, merchantId, batchId);
     if (!batch) return null;
     const items = await BatchRepository.items(this.db, merchantId, batchId, -1, MAX_BATCH_ITEMS);

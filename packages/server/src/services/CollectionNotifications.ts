@@ -1,13 +1,13 @@
 import { parseCollectionNotification } from '../domain/pspNotification.ts';
 import type { Database } from '../store/Database.ts';
 import { CollectionRepository } from '../store/repositories/CollectionRepository.ts';
-import type { CollectionService } from './CollectionService.ts';
+import type { CollectionOutcomes } from './CollectionOutcomes.ts';
 import { PSP_ACTOR, type NotificationResult } from './NotificationResult.ts';
 
 /**
  * The entry point for what a PSP or bank reports about a collection (docs/operator/live-mode.md): a PSP integration calls
  * `report` (in-process, exposed as `server.collectionNotifications`) or the signed route
- * `POST /psp/v1/collections/notify` does. The outcome goes through `CollectionService.applyOutcome`, the same
+ * `POST /psp/v1/collections/notify` does. The outcome goes through `CollectionOutcomes.applyOutcome`, the same
  * path as the sandbox simulation and the operator's resolution: credited once, webhooks, history. Refusals (an
  * amount that differs, a transition the table refuses, a conflicting UTR or reference) are recorded in the
  * collection's history and change nothing else.
@@ -15,7 +15,7 @@ import { PSP_ACTOR, type NotificationResult } from './NotificationResult.ts';
 export class CollectionNotifications {
   constructor(
     private readonly db: Database,
-    private readonly collections: CollectionService,
+    private readonly outcomes: CollectionOutcomes,
   ) {}
 
   async report(input: unknown, actor: string = PSP_ACTOR): Promise<NotificationResult> {
@@ -30,7 +30,7 @@ export class CollectionNotifications {
     if (n.status === 'PENDING' && (current.status === 'SUCCESS' || current.status === 'FAILED')) {
       return { kind: 'unchanged', subjectId: current.id, status: current.status };
     }
-    const result = await this.collections.applyOutcome(current.id, n.status, {
+    const result = await this.outcomes.applyOutcome(current.id, n.status, {
       utr: n.utr,
       amountPaid: n.amountPaid,
       pspReference: n.txnId ? n.reference : undefined,

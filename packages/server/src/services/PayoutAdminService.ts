@@ -5,6 +5,7 @@ import { newUtr } from '../domain/utr.ts';
 import type { Database } from '../store/Database.ts';
 import { LedgerRepository } from '../store/repositories/LedgerRepository.ts';
 import { PayoutRepository, type PayoutPageQuery } from '../store/repositories/PayoutRepository.ts';
+import { inScope, scopedQuery, type MerchantScope } from './MerchantScope.ts';
 import type { PayoutLifecycle } from './PayoutLifecycle.ts';
 import { buildTimeline, type Timeline } from './transactionTimeline.ts';
 
@@ -19,7 +20,10 @@ export type ReturnOutcome =
   | { ok: false; reason: 'not_found' }
   | { ok: false; reason: 'invalid_state'; status: PayoutStatus };
 
-/** Operator actions on payouts: listing, resolving a payout the bank left open, and ledger verification. */
+/**
+ * Operator actions on payouts: listing, resolving a payout the bank left open, and ledger verification. The reads
+ * take a MerchantScope for the merchant console: another merchant's payout is not there.
+ */
 export class PayoutAdminService {
   constructor(
     private readonly db: Database,
@@ -27,12 +31,13 @@ export class PayoutAdminService {
     private readonly mode: Mode,
   ) {}
 
-  page(query: PayoutPageQuery): Promise<Payout[]> {
-    return PayoutRepository.page(this.db, query);
+  page(query: PayoutPageQuery, scope?: MerchantScope): Promise<Payout[]> {
+    return PayoutRepository.page(this.db, scopedQuery(query, scope));
   }
 
-  get(id: string): Promise<Payout | null> {
-    return PayoutRepository.findById(this.db, id);
+  async get(id: string, scope?: MerchantScope): Promise<Payout | null> {
+    const payout = await PayoutRepository.findById(this.db, id);
+    return payout && inScope(scope, payout.merchantId) ? payout : null;
   }
 
   /**
@@ -87,9 +92,9 @@ export class PayoutAdminService {
    * The payout's history (docs/operator/operations.md), or null when there is no such payout. The change to SUCCESS shows
    * the UTR, which the payout keeps even when it is returned later (the database refuses to change it then).
    */
-  async timeline(id: string): Promise<Timeline | null> {
+  async timeline(id: string, scope?: MerchantScope): Promise<Timeline | null> {
     const payout = isId('payout', id) ? await PayoutRepository.findById(this.db, id) : null;
-    if (!payout) return null;
+    if (!payout || !inScope(scope, payout.merchantId)) return null;
     const events = await buildTimeline(this.db, payout.id, payout.createdAt, 'merchant');
     return events.map((e) => (e.type === 'status' && e.to === 'SUCCESS' && payout.utr ? { ...e, utr: payout.utr } : e));
   }

@@ -2,6 +2,7 @@ import { PAYOUT_STATUSES } from '@payrail/protocol';
 import type { Database } from '../store/Database.ts';
 import { StatsRepository } from '../store/repositories/StatsRepository.ts';
 import type { Clock } from '../clock.ts';
+import type { MerchantScope } from './MerchantScope.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -24,8 +25,12 @@ export class StatsService {
     private readonly clock: Clock,
   ) {}
 
-  /** The 24 hours up to the end of the current hour (`now`: the clock's time, unless given). */
-  async stats(merchantId?: string, now = new Date(this.clock())): Promise<Stats> {
+  /**
+   * The 24 hours up to the end of the current hour (`now`: the clock's time, unless given), of the merchant of
+   * `scope`, or of every merchant.
+   */
+  async stats(scope?: MerchantScope, now = new Date(this.clock())): Promise<Stats> {
+    const merchantId = scope?.merchantId;
     const windowEnd = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS + HOUR_MS);
     const windowStart = new Date(windowEnd.getTime() - 24 * HOUR_MS);
     const [rows, webhookBacklog, moneyOnHold] = await Promise.all([

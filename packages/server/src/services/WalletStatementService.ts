@@ -3,6 +3,7 @@ import { buildStatement, type Statement } from '../domain/statement.ts';
 import type { Database } from '../store/Database.ts';
 import { StatementRepository } from '../store/repositories/StatementRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
+import { inScope, type MerchantScope } from './MerchantScope.ts';
 
 /** Most entries one statement holds; a longer range is refused so that one request stays bounded. */
 export const STATEMENT_MAX_ENTRIES = 20_000;
@@ -24,13 +25,20 @@ export class WalletStatementService {
     private readonly clock: Clock,
   ) {}
 
-  /** Read in one transaction, so that the opening balance and the entries are one consistent snapshot. */
-  async statement(walletId: string, range: { from: Date | null; to: Date | null }): Promise<StatementOutcome> {
+  /**
+   * Read in one transaction, so that the opening balance and the entries are one consistent snapshot. A wallet
+   * outside `scope` is not_found, before any of its entries is read.
+   */
+  async statement(
+    walletId: string,
+    range: { from: Date | null; to: Date | null },
+    scope?: MerchantScope,
+  ): Promise<StatementOutcome> {
     return this.db.transaction(async (tx): Promise<StatementOutcome> => {
       // REPEATABLE READ: both queries see the same committed ledger (PostgreSQL; PGlite has one connection anyway).
       await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
       const wallet = await WalletRepository.findById(tx, walletId);
-      if (!wallet) return { ok: false, reason: 'not_found' };
+      if (!wallet || !inScope(scope, wallet.merchantId)) return { ok: false, reason: 'not_found' };
       const opening = await StatementRepository.openingBalance(tx, walletId, range.from);
       const rows = await StatementRepository.entries(tx, walletId, range, STATEMENT_MAX_ENTRIES + 1);
       if (rows.length > STATEMENT_MAX_ENTRIES) return { ok: false, reason: 'too_many_entries' };

@@ -5,6 +5,7 @@ import {
   type WebhookAttempt,
   type WebhookDelivery,
 } from '../store/repositories/WebhookRepository.ts';
+import { inScope, scopedQuery, type MerchantScope } from './MerchantScope.ts';
 
 export type {
   DeliveryPageQuery,
@@ -18,12 +19,15 @@ export interface DeliveryWithAttempts {
   attempts: WebhookAttempt[];
 }
 
-/** The operator's view of webhook deliveries: pages of deliveries with their attempts, and replay. */
+/**
+ * The operator's view of webhook deliveries: pages of deliveries with their attempts, and replay. With a
+ * MerchantScope (the merchant console), only that merchant's deliveries.
+ */
 export class WebhookAdminService {
   constructor(private readonly db: Database) {}
 
-  async page(query: DeliveryPageQuery): Promise<DeliveryWithAttempts[]> {
-    const rows = await WebhookRepository.page(this.db, query);
+  async page(query: DeliveryPageQuery, scope?: MerchantScope): Promise<DeliveryWithAttempts[]> {
+    const rows = await WebhookRepository.page(this.db, scopedQuery(query, scope));
     const attempts = await WebhookRepository.attempts(
       this.db,
       rows.map((d) => d.id),
@@ -31,14 +35,11 @@ export class WebhookAdminService {
     return rows.map((delivery) => ({ delivery, attempts: attempts.get(delivery.id) ?? [] }));
   }
 
-  /**
-   * Sends a delivery again now; false when there is no such delivery. With `merchantId`, only one of that
-   * merchant's (another merchant's answers false, as unknown): the merchant console.
-   */
-  async replay(id: string, merchantId?: string): Promise<boolean> {
-    if (merchantId !== undefined) {
+  /** Sends a delivery again now; false when there is no such delivery (or it is outside `scope`). */
+  async replay(id: string, scope?: MerchantScope): Promise<boolean> {
+    if (scope !== undefined) {
       const delivery = await WebhookRepository.findById(this.db, id);
-      if (!delivery || delivery.merchantId !== merchantId) return false;
+      if (!delivery || !inScope(scope, delivery.merchantId)) return false;
     }
     return WebhookRepository.requeue(this.db, id);
   }

@@ -1,56 +1,14 @@
 import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
-import { formatPaise } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { PayoutBatch } from '../../domain/PayoutBatch.ts';
 import type { BulkPayoutService } from '../../services/BulkPayoutService.ts';
 import type { MerchantService } from '../../services/MerchantService.ts';
 import { AdminError } from '../AdminError.ts';
+import { batchKeyOf, parseBatchKey } from '../batchKey.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { createdRange, withMerchantNames } from '../consoleListing.ts';
+import { batchDetailView } from '../views/batchDetailView.ts';
+import { batchView } from '../views/batchView.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
-
-export const batchView = (b: PayoutBatch) => ({
-  merchant_id: b.merchantId,
-  batch_id: b.batchId,
-  atomic: b.atomic,
-  callback_url: b.callbackUrl,
-  scheme: b.scheme,
-  item_count: b.itemCount,
-  accepted: b.accepted,
-  refused: b.itemCount - b.accepted,
-  amount_accepted: formatPaise(b.amountAccepted),
-  open_items: b.openItems,
-  created_at: b.createdAt.toISOString(),
-  completed_at: b.completedAt?.toISOString() ?? null,
-});
-
-type BatchFound = NonNullable<Awaited<ReturnType<BulkPayoutService['get']>>>;
-
-/** One batch with its summary by status and every item's verdict (the operator and the merchant console). */
-export const batchDetailView = (found: BatchFound) => ({
-  ...batchView(found.batch),
-  by_status: found.byStatus,
-  items: found.items.map((i) => ({
-    index: i.index,
-    sender_id: i.senderId,
-    resp_code: i.code,
-    resp_message: i.message,
-    transaction_id: i.payoutId,
-    status: i.status,
-    status_message: i.statusMessage,
-    utr_number: i.utr,
-  })),
-});
-
-/** The sort key of a batch in the list (newest first), as its cursor carries it. */
-export const batchKeyOf = (b: PayoutBatch) => `${b.createdAt.toISOString()}|${b.merchantId}|${b.batchId}`;
-
-export function parseBatchKey(key: string) {
-  const [at, merchantId, batchId] = key.split('|');
-  const createdAt = new Date(at ?? '');
-  if (!merchantId || !batchId || Number.isNaN(createdAt.getTime())) return null;
-  return { createdAt, merchantId, batchId };
-}
 
 /** Operator views of bulk payouts: the batches, and one batch with every item (docs/merchant/bulk-and-verification.md). */
 export function adminBatchRoutes(
@@ -96,7 +54,7 @@ export function adminBatchRoutes(
     },
     async (request) => {
       const { merchant_id, batch_id } = request.params as { merchant_id: string; batch_id: string };
-      const found = await deps.bulkPayouts.get(merchant_id, batch_id);
+      const found = await deps.bulkPayouts.get(batch_id, { merchantId: merchant_id });
       if (!found) throw AdminError.notFound('batch');
       return batchDetailView(found);
     },

@@ -1,26 +1,19 @@
 import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
-import { isId, type CollectionStatus, type CollectionTransactionWire } from '@payrail/protocol';
+import { isId, type CollectionStatus } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { Collection } from '../../domain/Collection.ts';
-import type { CollectionService, FinalOutcome } from '../../services/CollectionService.ts';
+import type { CollectionOutcomes, FinalOutcome } from '../../services/CollectionOutcomes.ts';
+import type { CollectionReads } from '../../services/CollectionReads.ts';
 import type { MerchantService } from '../../services/MerchantService.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { createdRange, withMerchantNames } from '../consoleListing.ts';
 import { AdminError } from '../AdminError.ts';
+import { adminCollectionView } from '../views/adminCollectionView.ts';
 import { adminErrorResponses, adminRouteOptions, historyActor } from './adminSchemas.ts';
-
-export const adminCollectionView = (c: Collection, wire: CollectionTransactionWire) => ({
-  ...wire,
-  merchant_id: c.merchantId,
-  callback_url: c.callbackUrl,
-  scheme: c.scheme,
-  psp_reference: c.pspReference,
-});
 
 /** Operator view of collections: filters and cursor pagination, newest first. */
 export function adminCollectionRoutes(
   app: FastifyInstance,
-  deps: { collections: CollectionService; merchants: MerchantService },
+  deps: { collections: CollectionReads; collectionOutcomes: CollectionOutcomes; merchants: MerchantService },
 ) {
   app.get(
     '/admin/v1/collections',
@@ -118,7 +111,7 @@ export function adminCollectionRoutes(
     async (request) => {
       const { txnId } = request.params as { txnId: string };
       const body = request.body as { status: FinalOutcome; utr?: string; reason?: string };
-      const result = await deps.collections.resolve(txnId, body.status, {
+      const result = await deps.collectionOutcomes.resolve(txnId, body.status, {
         utr: body.utr,
         reason: body.reason,
         actor: historyActor(request),

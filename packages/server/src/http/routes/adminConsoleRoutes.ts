@@ -1,21 +1,10 @@
 import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
-import { formatPaise } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { Stats, StatsService } from '../../services/StatsService.ts';
+import type { StatsService } from '../../services/StatsService.ts';
 import type { WalletStatementService } from '../../services/WalletStatementService.ts';
+import { answerStatement, type StatementQuery } from '../answerStatement.ts';
+import { statsView } from '../views/statsView.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
-import { answerStatement, type StatementQuery } from './walletStatementAnswer.ts';
-
-export const statsView = (s: Stats) => ({
-  window_start: s.windowStart.toISOString(),
-  window_end: s.windowEnd.toISOString(),
-  payouts_per_hour: s.hours.map((h) => ({ hour: h.hour.toISOString(), ...h.counts })),
-  payouts_by_status: s.totals,
-  success_rate: s.successRate,
-  webhook_backlog: s.webhookBacklog,
-  money_on_hold: formatPaise(s.moneyOnHold.amount),
-  payouts_on_hold: s.moneyOnHold.count,
-});
 
 /** What the console's overview and wallet views read: stats and wallet statements. */
 export function adminConsoleRoutes(
@@ -35,7 +24,8 @@ export function adminConsoleRoutes(
     },
     async (request) => {
       const { merchant_id } = request.query as { merchant_id?: string };
-      return statsView(await deps.stats.stats(merchant_id || undefined));
+      // The operator's merchant filter narrows the numbers as a merchant's own scope would.
+      return statsView(await deps.stats.stats(merchant_id ? { merchantId: merchant_id } : undefined));
     },
   );
 

@@ -1,28 +1,13 @@
 import { isId, ROUTE_SCHEMAS as R, type PayoutStatus } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
-import { toPayoutWire, type Payout } from '../../domain/Payout.ts';
 import type { MerchantService } from '../../services/MerchantService.ts';
 import type { PayoutAdminService } from '../../services/PayoutAdminService.ts';
 import type { WebhookAdminService } from '../../services/WebhookAdminService.ts';
 import { AdminError } from '../AdminError.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { createdRange, deliverySummary, withMerchantNames } from '../consoleListing.ts';
+import { adminPayoutView } from '../views/adminPayoutView.ts';
 import { adminError, adminErrorResponses, historyActor, adminRouteOptions } from './adminSchemas.ts';
-
-export const adminPayoutView = (p: Payout) => ({
-  ...toPayoutWire(p),
-  merchant_id: p.merchantId,
-  scheme: p.scheme,
-  rail: p.rail,
-  // The connector chosen at initiation (PAYRAIL_CONNECTOR, PAYRAIL_CONNECTOR_ROUTES); `rail` is its older name.
-  connector: p.rail,
-  rail_reference: p.railReference,
-  rail_error: p.railError,
-  failure_reason: p.failureReason,
-  // A REFUNDED payout with these was returned after its SUCCESS (it keeps its utr_number); without, it had failed.
-  returned_at: p.returnedAt ? p.returnedAt.toISOString() : null,
-  return_reason: p.returnReason ?? null,
-});
 
 /** Operator routes for payouts and the ledger (docs/operator/admin-api.md). */
 export function adminPayoutRoutes(

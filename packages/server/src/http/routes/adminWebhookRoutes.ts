@@ -1,14 +1,10 @@
 import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import { parseStatementBound } from '../../domain/statement.ts';
-import type {
-  DeliveryState,
-  WebhookAdminService,
-  WebhookAttempt,
-  WebhookDelivery,
-} from '../../services/WebhookAdminService.ts';
+import type { DeliveryState, WebhookAdminService } from '../../services/WebhookAdminService.ts';
 import { AdminError } from '../AdminError.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
+import { deliveryView } from '../views/deliveryView.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
 const INT8_MAX = 9_223_372_036_854_775_807n;
@@ -89,27 +85,4 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { webhookAdmin: W
       return reply.code(202).send({ replayed: ids.length, ids });
     },
   );
-}
-
-export function deliveryView(d: WebhookDelivery, attempts: WebhookAttempt[]) {
-  return {
-    id: d.id,
-    merchant_id: d.merchantId,
-    subject_id: d.subjectId,
-    type: d.type,
-    url: d.url,
-    state: d.state,
-    attempt_count: d.attempts,
-    next_attempt_at: d.state === 'pending' ? d.nextAttemptAt.toISOString() : null,
-    last_status: d.lastStatus,
-    last_error: d.lastError,
-    created_at: d.createdAt.toISOString(),
-    delivered_at: d.deliveredAt?.toISOString() ?? null,
-    attempts: attempts.map((a) => ({
-      attempted_at: a.attemptedAt.toISOString(),
-      duration_ms: a.durationMs,
-      http_status: a.httpStatus,
-      error: a.error,
-    })),
-  };
 }

@@ -2,7 +2,7 @@ import { CollectionCodes, isId, merchantErrorResponses, ROUTE_SCHEMAS as R } fro
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import { RequestRejected } from '../../domain/RequestRejected.ts';
-import type { CollectionService } from '../../services/CollectionService.ts';
+import type { MerchantCollectionService } from '../../services/MerchantCollectionService.ts';
 import type { Session, TokenService } from '../../services/TokenService.ts';
 import { sendEnvelope } from '../plugins/errorHandler.ts';
 import { requireMerchant, resolveSession } from '../plugins/merchantAuth.ts';
@@ -12,7 +12,7 @@ import { decryptPayload } from './payoutRoutes.ts';
 
 interface Deps {
   tokens: TokenService;
-  collections: CollectionService;
+  merchantCollections: MerchantCollectionService;
   statusRateLimit: StatusRateLimit;
 }
 
@@ -45,7 +45,7 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
     async (request, reply) => {
       const session = request.session as Session;
       const plain = decryptPayload(request, CollectionCodes.undecryptable);
-      const created = await deps.collections.initiate(session.merchant, session.scheme, plain);
+      const created = await deps.merchantCollections.initiate(session.merchant, session.scheme, plain);
       return sendEnvelope(request, reply, CollectionCodes.initiated, created);
     },
   );
@@ -72,7 +72,7 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
     },
     async (request, reply) => {
       const { txnId, senderId } = request.query as { txnId?: string; senderId?: string };
-      const data = await deps.collections.status(request.session?.merchant ?? null, { txnId, senderId });
+      const data = await deps.merchantCollections.status(request.session?.merchant ?? null, { txnId, senderId });
       return sendEnvelope(request, reply, CollectionCodes.fetched, data);
     },
   );
@@ -100,7 +100,10 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
     async (request, reply) => {
       const session = request.session as Session;
       const plain = decryptPayload(request, CollectionCodes.undecryptable);
-      const data = await deps.collections.status(session.merchant, { txnId: plain.txnId, senderId: plain.senderId });
+      const data = await deps.merchantCollections.status(session.merchant, {
+        txnId: plain.txnId,
+        senderId: plain.senderId,
+      });
       return sendEnvelope(request, reply, CollectionCodes.fetched, data);
     },
   );
@@ -121,7 +124,7 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
     async (request, reply) => {
       const { txnId, format } = request.query as { txnId?: string; format?: 'svg' | 'png' };
       if (!isId('collection', txnId)) throw new RequestRejected(CollectionCodes.malformedTxnId);
-      const url = await deps.collections.intentUrlOf((request.session as Session).merchant, txnId);
+      const url = await deps.merchantCollections.intentUrlOf((request.session as Session).merchant, txnId);
       if (!url) throw new RequestRejected(CollectionCodes.notFound);
       if (format === 'png') {
         return reply.type('image/png').send(await QRCode.toBuffer(url, { type: 'png', margin: 2, scale: 6 }));

@@ -6,32 +6,32 @@ import type { Merchant } from '../../domain/Merchant.ts';
 import { auditedApiKey, signInApiKey } from '../../domain/signInIdentity.ts';
 import type { AuditService } from '../../services/AuditService.ts';
 import type { BulkPayoutService } from '../../services/BulkPayoutService.ts';
-import type { CollectionService } from '../../services/CollectionService.ts';
+import type { CollectionReads } from '../../services/CollectionReads.ts';
 import { csrfTokenOf, type ConsoleSessionService } from '../../services/ConsoleSessionService.ts';
+import type { MerchantCollectionService } from '../../services/MerchantCollectionService.ts';
+import type { MerchantScope } from '../../services/MerchantScope.ts';
 import type { MerchantService } from '../../services/MerchantService.ts';
 import type { PayoutAdminService } from '../../services/PayoutAdminService.ts';
 import type { StatsService } from '../../services/StatsService.ts';
 import type { WalletStatementService } from '../../services/WalletStatementService.ts';
 import type { DeliveryState, WebhookAdminService } from '../../services/WebhookAdminService.ts';
 import { AdminError } from '../AdminError.ts';
-import {
-  clearSessionCookie,
-  consoleCookieNames,
-  readCookie,
-  secureCookies,
-  setSessionCookie,
-} from '../consoleCookies.ts';
-import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
-import { checkCsrf, checkOrigin, countRefusal, recordAudit, refusalNote } from '../plugins/operatorAuth.ts';
-import type { SignInThrottle } from '../../services/SignInThrottle.ts';
-import { adminCollectionView } from './adminCollectionRoutes.ts';
-import { batchDetailView, batchKeyOf, batchView, parseBatchKey } from './adminBatchRoutes.ts';
-import { adminError, adminRouteOptions } from './adminSchemas.ts';
+import { answerStatement, type StatementQuery } from '../answerStatement.ts';
+import { batchKeyOf, parseBatchKey } from '../batchKey.ts';
+import { clearSessionCookie, consoleCookieNames, readCookie, secureCookies } from '../consoleCookies.ts';
 import { createdRange, deliverySummary } from '../consoleListing.ts';
-import { adminPayoutView } from './adminPayoutRoutes.ts';
-import { statsView } from './adminConsoleRoutes.ts';
-import { deliveryView } from './adminWebhookRoutes.ts';
-import { answerStatement, type StatementQuery } from './walletStatementAnswer.ts';
+import { consoleSignIn } from '../consoleSignIn.ts';
+import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
+import { checkCsrf, recordAudit } from '../plugins/operatorAuth.ts';
+import type { SignInThrottle } from '../../services/SignInThrottle.ts';
+import { adminCollectionView } from '../views/adminCollectionView.ts';
+import { adminPayoutView } from '../views/adminPayoutView.ts';
+import { batchDetailView } from '../views/batchDetailView.ts';
+import { batchView } from '../views/batchView.ts';
+import { deliveryView } from '../views/deliveryView.ts';
+import { merchantJson } from '../views/merchantJson.ts';
+import { statsView } from '../views/statsView.ts';
+import { adminError, adminRouteOptions } from './adminSchemas.ts';
 
 interface Deps {
   consoleSessions: ConsoleSessionService;
@@ -39,7 +39,8 @@ interface Deps {
   audit: AuditService;
   merchants: MerchantService;
   payoutAdmin: PayoutAdminService;
-  collections: CollectionService;
+  collections: CollectionReads;
+  merchantCollections: MerchantCollectionService;
   bulkPayouts: BulkPayoutService;
   statements: WalletStatementService;
   webhookAdmin: WebhookAdminService;
@@ -51,8 +52,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
 const errors = { 400: adminError, 401: adminError, 403: adminError, 404: adminError, 429: adminError } as const;
 const tags = ['merchant console'];
 
-export const merchantJson = (m: Merchant) => ({ merchant_id: m.id, name: m.name, status: m.status });
 const merchantOf = (request: FastifyRequest) => request.consoleMerchant as Merchant;
+/** What the signed-in merchant may read: its own rows only (the services answer null for another's). */
+const scopeOf = (request: FastifyRequest): MerchantScope => ({ merchantId: merchantOf(request).id });
 
 /**
  * The merchant side of the console: a merchant signs in with its API key and secret key and gets a session
@@ -80,48 +82,22 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       const body = request.body as { api_key: string; secret_key: string };
       // One spelling for the throttle and the lookup: a variant of the key must not get a fresh counter.
       const apiKey = signInApiKey(body.api_key);
-      // A failed sign-in names the key by a short hash only (never the key, never the secret).
-      const claimed = { name: auditedApiKey(apiKey), displayName: '', role: 'merchant' };
-      // Refusals that come before the throttle (cross-origin) or from it (429) are not bounded by it: counted.
-      const counted = (status: number, detail: string) =>
-        countRefusal(deps.audit, request, {
-          actor: claimed.name,
-          actorRole: claimed.role,
-          action: 'merchant.sign_in',
-          status,
-          detail,
-        });
-      try {
-        checkOrigin(request, deps.config.publicUrl);
-      } catch (err) {
-        await counted(403, request.auditNote ?? '');
-        throw err;
-      }
-      let opened;
-      try {
-        opened = await deps.signInThrottle.attempt(apiKey, request.ip, () =>
-          deps.consoleSessions.signInMerchant(apiKey, body.secret_key, request.ip),
-        );
-      } catch (err) {
-        const status = err instanceof AdminError ? err.status : 500;
-        if (status === 429) await counted(429, refusalNote(request, 'too many failed sign-ins'));
-        else await recordAudit(deps.audit, request, status, claimed);
-        throw err;
-      }
-      if (!opened) {
-        // One row each: the throttle bounds how many there can be.
-        request.auditNote = refusalNote(request, 'wrong API key or secret key');
-        await recordAudit(deps.audit, request, 401, claimed);
-        throw new AdminError(401, 'invalid_credentials', 'Wrong API key or secret key');
-      }
-      setSessionCookie(reply, MERCHANT_COOKIE, opened.token, opened.expiresAt, secure, opened.openedAt);
-      await recordAudit(deps.audit, request, 200, who(opened.subject));
-      return {
-        merchant: merchantJson(opened.subject),
-        csrf_token: opened.csrfToken,
-        expires_at: opened.expiresAt.toISOString(),
-        mode: deps.config.mode ?? 'sandbox',
-      };
+      const { subject, answer } = await consoleSignIn(deps, request, reply, {
+        action: 'merchant.sign_in',
+        account: apiKey,
+        // A failed sign-in names the key by a short hash only (never the key, never the secret).
+        claimed: { name: auditedApiKey(apiKey), displayName: '', role: 'merchant' },
+        verify: () => deps.consoleSessions.signInMerchant(apiKey, body.secret_key, request.ip),
+        wrong: { why: 'wrong API key or secret key', message: 'Wrong API key or secret key' },
+        signedIn: who,
+        // Written as every merchant console action is (the route's audit action, its kept fields and its note).
+        record: (status, actor, note) => {
+          if (note !== undefined) request.auditNote = note;
+          return recordAudit(deps.audit, request, status, actor);
+        },
+        cookie: { name: MERCHANT_COOKIE, secure },
+      });
+      return { merchant: merchantJson(subject), ...answer };
     },
   );
 
@@ -207,7 +183,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
             on_hold: formatPaise(held[i] as bigint),
             currency: 'INR',
           })),
-          stats: statsView(await deps.stats.stats(m.id)),
+          stats: statsView(await deps.stats.stats(scopeOf(request))),
         };
       },
     );
@@ -225,13 +201,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
       async (request, reply) => {
         const { wallet_id } = request.params as { wallet_id: string };
-        return answerStatement(
-          reply,
-          deps.statements,
-          wallet_id,
-          request.query as StatementQuery,
-          merchantOf(request).id,
-        );
+        return answerStatement(reply, deps.statements, wallet_id, request.query as StatementQuery, scopeOf(request));
       },
     );
 
@@ -256,13 +226,10 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         };
         const limit = pageLimit(q.limit);
         const after = decodeCursor(q.cursor, (key) => isId('payout', key));
-        const rows = await deps.payoutAdmin.page({
-          merchantId: merchantOf(request).id,
-          status: q.status,
-          limit: limit + 1,
-          after,
-          ...createdRange(q),
-        });
+        const rows = await deps.payoutAdmin.page(
+          { status: q.status, limit: limit + 1, after, ...createdRange(q) },
+          scopeOf(request),
+        );
         const page = pageOf(rows, limit, (p) => p.id);
         return { ...page, data: page.data.map(adminPayoutView) };
       },
@@ -281,8 +248,8 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
       async (request) => {
         const { transaction_id } = request.params as { transaction_id: string };
-        const payout = await deps.payoutAdmin.get(transaction_id);
-        if (!payout || payout.merchantId !== merchantOf(request).id) throw AdminError.notFound('payout');
+        const payout = await deps.payoutAdmin.get(transaction_id, scopeOf(request));
+        if (!payout) throw AdminError.notFound('payout');
         return adminPayoutView(payout);
       },
     );
@@ -300,16 +267,13 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
       async (request) => {
         const { transaction_id } = request.params as { transaction_id: string };
-        const merchantId = merchantOf(request).id;
-        // Ownership first: another merchant's payout answers 404 as if it did not exist.
-        const payout = await deps.payoutAdmin.get(transaction_id);
-        if (!payout || payout.merchantId !== merchantId) throw AdminError.notFound('payout');
-        const events = await deps.payoutAdmin.timeline(transaction_id);
+        const scope = scopeOf(request);
+        const events = await deps.payoutAdmin.timeline(transaction_id, scope);
         if (!events) throw AdminError.notFound('payout');
         return {
           transaction_id,
           events,
-          deliveries: await deliverySummary(deps.webhookAdmin, transaction_id, merchantId),
+          deliveries: await deliverySummary(deps.webhookAdmin, transaction_id, scope),
         };
       },
     );
@@ -335,13 +299,10 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         };
         const limit = pageLimit(q.limit);
         const after = decodeCursor(q.cursor, (key) => isId('collection', key));
-        const rows = await deps.collections.page({
-          merchantId: merchantOf(request).id,
-          status: q.status,
-          limit: limit + 1,
-          after,
-          ...createdRange(q),
-        });
+        const rows = await deps.collections.page(
+          { status: q.status, limit: limit + 1, after, ...createdRange(q) },
+          scopeOf(request),
+        );
         const page = pageOf(rows, limit, (c) => c.id);
         return { ...page, data: page.data.map((c) => adminCollectionView(c, deps.collections.wire(c))) };
       },
@@ -360,8 +321,8 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
       async (request) => {
         const { txnId } = request.params as { txnId: string };
-        const found = await deps.collections.find(txnId);
-        if (!found || found.merchantId !== merchantOf(request).id) throw AdminError.notFound('collection');
+        const found = await deps.collections.find(txnId, scopeOf(request));
+        if (!found) throw AdminError.notFound('collection');
         return adminCollectionView(found, deps.collections.wire(found));
       },
     );
@@ -379,7 +340,9 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
       async (request, reply) => {
         const { txnId } = request.params as { txnId: string };
-        const url = isId('collection', txnId) ? await deps.collections.intentUrlOf(merchantOf(request), txnId) : null;
+        const url = isId('collection', txnId)
+          ? await deps.merchantCollections.intentUrlOf(merchantOf(request), txnId)
+          : null;
         if (!url) throw AdminError.notFound('collection');
         // Private: the image carries the payee and amount of one merchant's collection.
         reply.header('cache-control', 'private, no-store').type('image/svg+xml');
@@ -402,12 +365,10 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         const q = request.query as { limit?: string; cursor?: string; from?: string; to?: string };
         const limit = pageLimit(q.limit);
         const key = decodeCursor(q.cursor, (k) => parseBatchKey(k) !== null);
-        const rows = await deps.bulkPayouts.page({
-          merchantId: merchantOf(request).id,
-          limit: limit + 1,
-          after: key ? (parseBatchKey(key) ?? undefined) : undefined,
-          ...createdRange(q),
-        });
+        const rows = await deps.bulkPayouts.page(
+          { limit: limit + 1, after: key ? (parseBatchKey(key) ?? undefined) : undefined, ...createdRange(q) },
+          scopeOf(request),
+        );
         const page = pageOf(rows, limit, batchKeyOf);
         return { ...page, data: page.data.map(batchView) };
       },
@@ -427,7 +388,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       async (request) => {
         const { batch_id } = request.params as { batch_id: string };
         // Looked up under the signed-in merchant only: another merchant's batch id is simply not there.
-        const found = await deps.bulkPayouts.get(merchantOf(request).id, batch_id);
+        const found = await deps.bulkPayouts.get(batch_id, scopeOf(request));
         if (!found) throw AdminError.notFound('batch');
         return batchDetailView(found);
       },
@@ -448,12 +409,10 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         const q = request.query as { state?: DeliveryState; limit?: string; cursor?: string };
         const limit = pageLimit(q.limit);
         const before = decodeCursor(q.cursor, (key) => /^[0-9]{1,19}$/.test(key));
-        const rows = await deps.webhookAdmin.page({
-          merchantId: merchantOf(request).id,
-          state: q.state,
-          limit: limit + 1,
-          before: before === undefined ? undefined : BigInt(before),
-        });
+        const rows = await deps.webhookAdmin.page(
+          { state: q.state, limit: limit + 1, before: before === undefined ? undefined : BigInt(before) },
+          scopeOf(request),
+        );
         const page = pageOf(rows, limit, (d) => String(d.delivery.seq));
         return { ...page, data: page.data.map((d) => deliveryView(d.delivery, d.attempts)) };
       },
@@ -496,7 +455,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
       async (request, reply: FastifyReply) => {
         const { id } = request.params as { id: string };
-        if (!(await deps.webhookAdmin.replay(id, merchantOf(request).id))) throw AdminError.notFound('delivery');
+        if (!(await deps.webhookAdmin.replay(id, scopeOf(request)))) throw AdminError.notFound('delivery');
         return reply.code(202).send({ id, state: 'pending' });
       },
     );

@@ -6,17 +6,12 @@ import { signInEmail } from '../../domain/signInIdentity.ts';
 import type { AuditService } from '../../services/AuditService.ts';
 import { csrfTokenOf, type ConsoleSessionService } from '../../services/ConsoleSessionService.ts';
 import { AdminError } from '../AdminError.ts';
-import {
-  clearSessionCookie,
-  consoleCookieNames,
-  readCookie,
-  secureCookies,
-  setSessionCookie,
-} from '../consoleCookies.ts';
-import { ANONYMOUS_ACTOR, checkCsrf, checkOrigin, countRefusal, refusalNote } from '../plugins/operatorAuth.ts';
+import { clearSessionCookie, consoleCookieNames, readCookie, secureCookies } from '../consoleCookies.ts';
+import { consoleSignIn } from '../consoleSignIn.ts';
+import { ANONYMOUS_ACTOR, checkCsrf, countRefusal } from '../plugins/operatorAuth.ts';
 import type { SignInThrottle } from '../../services/SignInThrottle.ts';
+import { merchantJson } from '../views/merchantJson.ts';
 import { adminError, adminRouteOptions } from './adminSchemas.ts';
-import { merchantJson } from './consoleMerchantRoutes.ts';
 
 interface Deps {
   consoleSessions: ConsoleSessionService;
@@ -65,46 +60,18 @@ export function consoleSessionRoutes(app: FastifyInstance, deps: Deps) {
       const body = request.body as { email: string; password: string };
       // One spelling for the throttle and the lookup: a variant of the address must not get a fresh counter.
       const email = signInEmail(body.email);
-      // Refusals that come before the throttle (cross-origin) or from it (429) are not bounded by it: counted.
-      const counted = (status: number, detail: string) =>
-        countRefusal(deps.audit, request, { actor: email, action: 'session.sign_in', status, detail });
-      try {
-        checkOrigin(request, deps.config.publicUrl);
-      } catch (err) {
-        await counted(403, request.auditNote ?? '');
-        throw err;
-      }
-      let opened;
-      try {
-        opened = await deps.signInThrottle.attempt(email, request.ip, () =>
-          deps.consoleSessions.signInOperator(email, body.password, request.ip),
-        );
-      } catch (err) {
-        const status = err instanceof AdminError ? err.status : 500;
-        if (status === 429) await counted(429, refusalNote(request, 'too many failed sign-ins'));
-        else await audit(request, status, email, '', 'session.sign_in');
-        throw err;
-      }
-      if (!opened) {
-        // One row each: the throttle bounds how many there can be.
-        await audit(
-          request,
-          401,
-          email,
-          '',
-          'session.sign_in',
-          refusalNote(request, 'wrong e-mail address or password'),
-        );
-        throw new AdminError(401, 'invalid_credentials', 'Wrong e-mail address or password');
-      }
-      setSessionCookie(reply, OPERATOR_COOKIE, opened.token, opened.expiresAt, secure, opened.openedAt);
-      await audit(request, 200, opened.subject.email, opened.subject.role, 'session.sign_in');
-      return {
-        operator: operatorJson(opened.subject),
-        csrf_token: opened.csrfToken,
-        expires_at: opened.expiresAt.toISOString(),
-        mode,
-      };
+      const { subject, answer } = await consoleSignIn(deps, request, reply, {
+        action: 'session.sign_in',
+        account: email,
+        claimed: { name: email, displayName: '', role: '' },
+        verify: () => deps.consoleSessions.signInOperator(email, body.password, request.ip),
+        wrong: { why: 'wrong e-mail address or password', message: 'Wrong e-mail address or password' },
+        signedIn: (o) => ({ name: o.email, displayName: '', role: o.role }),
+        // The operator's rows name the e-mail address and role only; the request's fields are not kept.
+        record: (status, who, note) => audit(request, status, who.name, who.role, 'session.sign_in', note),
+        cookie: { name: OPERATOR_COOKIE, secure },
+      });
+      return { operator: operatorJson(subject), ...answer };
     },
   );
 

@@ -1,6 +1,6 @@
 import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { CollectionService } from '../../services/CollectionService.ts';
+import type { PaymentPageService } from '../../services/PaymentPageService.ts';
 import { newNonce, sendHtml } from '../views/htmlDocument.ts';
 import { PAYMENT_STATUS_LABEL, renderPaymentNotFound, renderPaymentPage } from '../views/paymentPage.ts';
 
@@ -11,7 +11,7 @@ const notFound = { error: { code: 'not_found', message: 'No payment page at this
  * the status JSON it polls, and in the sandbox the simulate buttons' endpoint (not registered in live mode: 404).
  * No authentication: holding the link is the permission, and the page reveals only what a payer needs.
  */
-export function paymentPageRoutes(app: FastifyInstance, deps: { collections: CollectionService; sandbox: boolean }) {
+export function paymentPageRoutes(app: FastifyInstance, deps: { paymentPages: PaymentPageService; sandbox: boolean }) {
   const config = { errorStyle: 'plain' as const };
 
   app.get(
@@ -27,7 +27,7 @@ export function paymentPageRoutes(app: FastifyInstance, deps: { collections: Col
     async (request, reply) => {
       const { token } = request.params as { token: string };
       const nonce = newNonce();
-      const view = await deps.collections.paymentPage(token);
+      const view = await deps.paymentPages.view(token);
       if (!view) return sendHtml(reply, 404, renderPaymentNotFound(nonce), nonce);
       const base = `/pay/${encodeURIComponent(token)}`;
       const html = await renderPaymentPage(view, {
@@ -51,7 +51,7 @@ export function paymentPageRoutes(app: FastifyInstance, deps: { collections: Col
     },
     async (request, reply) => {
       const { token } = request.params as { token: string };
-      const s = await deps.collections.paymentPageStatus(token);
+      const s = await deps.paymentPages.status(token);
       reply.header('cache-control', 'no-store');
       if (!s) return reply.code(404).send(notFound);
       return { status: s.status, label: PAYMENT_STATUS_LABEL[s.status], final: s.final };
@@ -74,7 +74,7 @@ export function paymentPageRoutes(app: FastifyInstance, deps: { collections: Col
     async (request) => {
       const { token } = request.params as { token: string };
       const { outcome } = request.body as { outcome: 'SUCCESS' | 'FAILED' };
-      const s = await deps.collections.simulateFromPaymentPage(token, outcome);
+      const s = await deps.paymentPages.simulate(token, outcome);
       return { status: s.status, label: PAYMENT_STATUS_LABEL[s.status], final: s.final };
     },
   );

@@ -1,6 +1,7 @@
 import { CollectionCodes, merchantErrorResponses, ROUTE_SCHEMAS as R, withMessage } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { CollectionService, FinalOutcome } from '../../services/CollectionService.ts';
+import type { FinalOutcome } from '../../services/CollectionOutcomes.ts';
+import type { CollectionSimulator } from '../../services/CollectionSimulator.ts';
 import type { Session, TokenService } from '../../services/TokenService.ts';
 import { sendEnvelope } from '../plugins/errorHandler.ts';
 import { requireMerchant } from '../plugins/merchantAuth.ts';
@@ -10,7 +11,10 @@ import { bearerSecurity } from './merchantSchemas.ts';
  * Sandbox-only: POST /sandbox/v1/collections/{txnId}/simulate moves the caller's own collection as a customer
  * and bank would. Registered only in sandbox mode, so it answers 404 in live mode.
  */
-export function sandboxRoutes(app: FastifyInstance, deps: { tokens: TokenService; collections: CollectionService }) {
+export function sandboxRoutes(
+  app: FastifyInstance,
+  deps: { tokens: TokenService; collectionSimulator: CollectionSimulator },
+) {
   const invalidOutcome = withMessage(CollectionCodes.invalidField, 'Invalid outcome: use SUCCESS, FAILED or PENDING');
   app.post(
     '/sandbox/v1/collections/:txnId/simulate',
@@ -33,7 +37,7 @@ export function sandboxRoutes(app: FastifyInstance, deps: { tokens: TokenService
       const session = request.session as Session;
       const { txnId } = request.params as { txnId: string };
       const { outcome, utr } = request.body as { outcome: FinalOutcome; utr?: string };
-      const data = await deps.collections.simulate(session.merchant.id, txnId, outcome, utr);
+      const data = await deps.collectionSimulator.simulate(session.merchant.id, txnId, outcome, utr);
       return sendEnvelope(request, reply, CollectionCodes.simulated, data);
     },
   );

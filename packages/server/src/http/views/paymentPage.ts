@@ -1,6 +1,6 @@
 import type { CollectionStatus } from '@payrail/protocol';
 import QRCode from 'qrcode';
-import type { PaymentPageView } from '../../services/CollectionService.ts';
+import type { PaymentPageView } from '../../services/PaymentPageService.ts';
 import { html, htmlDocument } from './htmlDocument.ts';
 
 /** What the payer reads for each status (the page and its status JSON say the same). */

@@ -4,7 +4,7 @@ import type { UpstreamSettings } from '../../connectorConfig.ts';
 import type { Collection } from '../../domain/Collection.ts';
 import { RequestRejected } from '../../domain/RequestRejected.ts';
 import { upiIntentUrl } from '../../domain/upiIntent.ts';
-import type { CollectionService, FinalOutcome, OutcomeDetails } from '../../services/CollectionService.ts';
+import type { CollectionOutcomes, FinalOutcome, OutcomeDetails } from '../../services/CollectionOutcomes.ts';
 import type { ConnectorHealth } from '../../services/ConnectorHealth.ts';
 import type { Database, Queryable } from '../../store/Database.ts';
 import { CollectionRepository } from '../../store/repositories/CollectionRepository.ts';
@@ -49,7 +49,7 @@ const describe = (a: UpstreamAnswer) => `upstream ${a.code}: ${a.message || 'no 
  * answer was lost is recovered by reading the copy by senderId before anything is sent again.
  */
 export class UpstreamCollections {
-  private collections: CollectionService | null = null;
+  private outcomes: CollectionOutcomes | null = null;
   private health: ConnectorHealth | null = null;
 
   constructor(
@@ -61,15 +61,15 @@ export class UpstreamCollections {
     private readonly now: Clock = systemClock,
   ) {}
 
-  /** The collection service whose state machine applies outcomes (built after this object). */
-  bind(collections: CollectionService, health?: ConnectorHealth): void {
-    this.collections = collections;
+  /** The collection state machine that applies the upstream's outcomes (built after this object). */
+  bind(outcomes: CollectionOutcomes, health?: ConnectorHealth): void {
+    this.outcomes = outcomes;
     this.health = health ?? null;
   }
 
-  private get service(): CollectionService {
-    if (!this.collections) throw new Error('UpstreamCollections used before bind()');
-    return this.collections;
+  private get service(): CollectionOutcomes {
+    if (!this.outcomes) throw new Error('UpstreamCollections used before bind()');
+    return this.outcomes;
   }
 
   /**

@@ -1,10 +1,8 @@
 import { createInterface } from 'node:readline';
 import { Option, type Command } from 'commander';
-import { adminRequest, output } from '../context.ts';
-import { UsageError } from '../exitCodes.ts';
-import { keyValues, table, type Cell } from '../output.ts';
-
-const s = (v: unknown): Cell => (v === null || v === undefined ? null : (v as Cell));
+import { adminRequest, output } from '../../context.ts';
+import { UsageError } from '../../exitCodes.ts';
+import { cell, keyValues, table } from '../../output.ts';
 
 /** All of standard input, without its final line break (`printf '%s' pw | …` and `echo pw | …` both work). */
 async function readStdin(): Promise<string> {
@@ -53,18 +51,18 @@ async function password(opts: { passwordStdin?: boolean }): Promise<string> {
 
 const view = (o: Record<string, unknown>) =>
   keyValues([
-    ['Operator ID', s(o.operator_id)],
-    ['E-mail', s(o.email)],
-    ['Name', s(o.name)],
-    ['Role', s(o.role)],
-    ['Disabled', s(o.disabled)],
+    ['Operator ID', cell(o.operator_id)],
+    ['E-mail', cell(o.email)],
+    ['Name', cell(o.name)],
+    ['Role', cell(o.role)],
+    ['Disabled', cell(o.disabled)],
   ]);
 
 /**
  * `payrail operator …`: console accounts, through the admin API with the admin token (so that it works while
  * the server runs, on either database engine).
  */
-export function operatorAccountCommands(program: Command) {
+export function operatorCommands(program: Command): void {
   const operator = program.command('operator').description('Console operator accounts (admin API)');
 
   operator
@@ -107,11 +105,11 @@ Examples:
       const rows = (page.data as Record<string, unknown>[]) ?? [];
       output(cmd).result(page, () =>
         table(rows, [
-          ['ID', (o) => s(o.operator_id)],
-          ['E-MAIL', (o) => s(o.email)],
-          ['NAME', (o) => s(o.name)],
-          ['ROLE', (o) => s(o.role)],
-          ['DISABLED', (o) => s(o.disabled)],
+          ['ID', (o) => cell(o.operator_id)],
+          ['E-MAIL', (o) => cell(o.email)],
+          ['NAME', (o) => cell(o.name)],
+          ['ROLE', (o) => cell(o.role)],
+          ['DISABLED', (o) => cell(o.disabled)],
         ]),
       );
     });

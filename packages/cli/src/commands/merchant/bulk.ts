@@ -1,7 +1,8 @@
 import type { BulkStatus } from '@payrail/sdk';
 import type { Command } from 'commander';
-import { merchantClient, output } from '../context.ts';
-import { keyValues, table } from '../output.ts';
+import { merchantClient } from '../../context.ts';
+import { keyValues, table } from '../../output.ts';
+import { showCommand } from '../../showCommand.ts';
 
 function bulkStatusView(b: BulkStatus): string {
   const byStatus = Object.entries(b.summary.byStatus)
@@ -38,13 +39,10 @@ function bulkStatusView(b: BulkStatus): string {
  */
 export function bulkCommands(program: Command): void {
   const bulk = program.command('bulk').description('Follow bulk payout batches (merchant)');
-  bulk
-    .command('status')
-    .description('Show a batch: its summary by status and its items (200 per page)')
-    .requiredOption('--batch-id <id>', 'the batch_id (payout send --file writes it in the result file)')
-    .option('--cursor <cursor>', 'the next page (printed after a page that has more)')
-    .option('--all', 'follow every page')
-    .action(async (opts: { batchId: string; cursor?: string; all?: boolean }, cmd: Command) => {
+  showCommand(bulk, {
+    name: 'status',
+    description: 'Show a batch: its summary by status and its items (200 per page)',
+    fetch: async (_id, opts: { batchId: string; cursor?: string; all?: boolean }, cmd): Promise<BulkStatus> => {
       const payrail = merchantClient(cmd);
       const first = await payrail.payouts.bulkStatus(opts.batchId, { cursor: opts.cursor });
       const items = [...first.items];
@@ -54,7 +52,11 @@ export function bulkCommands(program: Command): void {
         items.push(...page.items);
         next = page.nextCursor;
       }
-      const status: BulkStatus = { ...first, items, nextCursor: next };
-      output(cmd).result(status, () => bulkStatusView(status));
-    });
+      return { ...first, items, nextCursor: next };
+    },
+    view: bulkStatusView,
+  })
+    .requiredOption('--batch-id <id>', 'the batch_id (payout send --file writes it in the result file)')
+    .option('--cursor <cursor>', 'the next page (printed after a page that has more)')
+    .option('--all', 'follow every page');
 }

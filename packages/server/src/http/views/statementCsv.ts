@@ -2,30 +2,6 @@ import { formatPaise } from '@payrail/protocol';
 import type { Statement } from '../../domain/statement.ts';
 import { csvText } from '../csv.ts';
 
-/** A statement as JSON: amounts as decimal text, like every admin answer. */
-export function statementJson(s: Statement) {
-  return {
-    wallet_id: s.walletId,
-    currency: 'INR',
-    from: s.from?.toISOString() ?? null,
-    to: s.to?.toISOString() ?? null,
-    opening_balance: formatPaise(s.opening),
-    total_credits: formatPaise(s.credits),
-    total_debits: formatPaise(s.debits),
-    closing_balance: formatPaise(s.closing),
-    entries: s.entries.map((e) => ({
-      entry_id: String(e.id),
-      created_at: e.at.toISOString(),
-      kind: e.kind,
-      amount: formatPaise(e.amount),
-      balance: formatPaise(e.balance),
-      reference: e.reference,
-      payout_id: e.payoutId,
-      collection_id: e.collectionId,
-    })),
-  };
-}
-
 /**
  * CSV with a header row; the first line after it is the opening balance and the last the closing balance, so
  * the file stands on its own in a spreadsheet. `readAt`: when it was read, the end of a statement without `to`.

@@ -1,26 +1,23 @@
-import { readFile } from 'node:fs/promises';
 import {
   ConflictError,
   PAYMENT_MODES,
   PAYOUT_STATUSES,
-  type BatchCompleted,
-  type Collection,
   type PaymentMode,
   type Payout,
   type PayoutInitiateInput,
   type PayoutStatus,
   type PayoutWaitTarget,
   type Payrail,
-  type WebhookEvent,
 } from '@payrail/sdk';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { sendBatch } from '../bulk.ts';
-import { bulkCommands } from './bulkStatus.ts';
-import { merchantClient, output } from '../context.ts';
-import { Exit, ExitWith, UsageError } from '../exitCodes.ts';
-import { annotate, keyValues } from '../output.ts';
-import { amountArg, positiveInt } from './operator.ts';
-import { nowDate } from '../clock.ts';
+import { amountArg, positiveInt, secondsArg } from '../../argParsers.ts';
+import { sendBatch } from '../../bulk.ts';
+import { nowDate } from '../../clock.ts';
+import { merchantClient, output } from '../../context.ts';
+import { Exit, ExitWith, UsageError } from '../../exitCodes.ts';
+import { annotate, keyValues } from '../../output.ts';
+import { showCommand } from '../../showCommand.ts';
+import { lookupOf } from './lookupOf.ts';
 
 export function payoutView(p: Payout): string {
   const b = p.beneficiary;
@@ -39,53 +36,10 @@ export function payoutView(p: Payout): string {
   ]);
 }
 
-export function collectionView(c: Collection): string {
-  return keyValues([
-    ['Txn ID', c.txnId],
-    ['Sender ID', c.senderId],
-    ['Status', c.statusMessage ? `${c.status} (${c.statusMessage})` : c.status],
-    ['Amount', `${c.amount} INR`],
-    ['Mode', c.paymentMode],
-    ['Wallet ID', c.walletId],
-    ['Payer VPA', c.payerVpa],
-    ['UTR', c.utr],
-    ['Remarks', c.remarks],
-    ['Intent URL', c.intentUrl],
-    ['Payment page', c.paymentUrl],
-    ['Payee VPA', c.vpa],
-    ['Channel', c.channel],
-    ['Expires', c.expiresAt],
-    ['Created', c.createdAt],
-    ['Updated', c.updatedAt],
-  ]);
-}
-
-export function batchCompletedView(b: BatchCompleted): string {
-  const byStatus = Object.entries(b.summary.byStatus)
-    .filter(([, n]) => n)
-    .map(([status, n]) => `${status} ${n}`)
-    .join(', ');
-  return keyValues([
-    ['Batch ID', b.batchId],
-    [
-      'Items',
-      `${b.summary.items}: ${b.summary.accepted} accepted (${b.summary.amountAccepted} INR), ${b.summary.refused} refused`,
-    ],
-    ['Payouts', byStatus],
-    ['Created', b.createdAt],
-    ['Completed', b.completedAt],
-  ]);
-}
-
 const modeArg = (value: string): PaymentMode => {
   const up = value.toUpperCase();
   if (!(PAYMENT_MODES as readonly string[]).includes(up)) throw new InvalidArgumentError('expected IMPS, NEFT or RTGS');
   return up as PaymentMode;
-};
-
-const secondsArg = (value: string): number => {
-  if (!/^\d+(\.\d+)?$/.test(value)) throw new InvalidArgumentError('expected seconds, e.g. 120');
-  return Number(value);
 };
 
 function untilArg(value: string): PayoutWaitTarget {
@@ -94,14 +48,6 @@ function untilArg(value: string): PayoutWaitTarget {
   const up = value.toUpperCase();
   if ((PAYOUT_STATUSES as readonly string[]).includes(up)) return up as PayoutStatus;
   throw new InvalidArgumentError(`expected final, outcome or a status (${PAYOUT_STATUSES.join(', ')})`);
-}
-
-/** One of an argument and --sender-id, as the SDK's lookup. */
-function lookupOf<K extends string>(idName: K, id: string | undefined, senderId: string | undefined) {
-  if ((id === undefined) === (senderId === undefined)) {
-    throw new UsageError(`give exactly one of <${idName}> and --sender-id`);
-  }
-  return (id !== undefined ? { [idName]: id } : { senderId }) as { [P in K]: string } | { senderId: string };
 }
 
 /**
@@ -134,7 +80,8 @@ function failedOutcome(p: Payout, until: PayoutWaitTarget): boolean {
   return (until === 'final' || until === 'outcome') && (p.status === 'FAILED' || p.status === 'REFUNDED');
 }
 
-function payoutCommands(program: Command) {
+/** `payrail payout …`: the merchant sends and follows payouts (SDK). */
+export function payoutCommands(program: Command): void {
   const payout = program.command('payout').description('Send and follow payouts (merchant, through the SDK)');
 
   payout
@@ -254,16 +201,17 @@ is refused with exit 4.`,
       if (failedOutcome(done, 'final')) throw new ExitWith(Exit.checkFailed);
     });
 
-  payout
-    .command('status')
-    .description('Show a payout by transaction id, or by --sender-id')
-    .argument('[transactionId]')
-    .option('--sender-id <id>', 'look the payout up by your reference')
-    .action(async (id: string | undefined, opts: { senderId?: string }, cmd: Command) => {
+  showCommand(payout, {
+    name: 'status',
+    description: 'Show a payout by transaction id, or by --sender-id',
+    argument: '[transactionId]',
+    fetch: (id, opts: { senderId?: string }, cmd) => {
+      // The lookup is checked before the credentials: a missing id is the first thing to report.
       const lookup = lookupOf('transactionId', id, opts.senderId);
-      const p = await merchantClient(cmd).payouts.get(lookup);
-      output(cmd).result(p, () => payoutView(p));
-    });
+      return merchantClient(cmd).payouts.get(lookup);
+    },
+    view: payoutView,
+  }).option('--sender-id <id>', 'look the payout up by your reference');
 
   payout
     .command('watch')
@@ -303,181 +251,4 @@ is refused with exit 4.`,
         if (failedOutcome(done, opts.until)) throw new ExitWith(Exit.checkFailed);
       },
     );
-}
-
-function balanceCommand(program: Command) {
-  program
-    .command('balance')
-    .description('Show the balance of one of your wallets')
-    .argument('[walletId]', 'wallet (default PAYRAIL_WALLET_ID)')
-    .action(async (walletId: string | undefined, _opts, cmd: Command) => {
-      const id = walletId ?? process.env.PAYRAIL_WALLET_ID;
-      if (!id) throw new UsageError('give <walletId> or set PAYRAIL_WALLET_ID');
-      const b = await merchantClient(cmd).wallets.balance(id);
-      output(cmd).result(b, () =>
-        keyValues([
-          ['Wallet ID', b.walletId],
-          ['Balance', `${b.balance} ${b.currency}`],
-          ['On hold', `${b.onHold} ${b.currency}`],
-          ['Updated', b.updatedAt],
-        ]),
-      );
-    });
-}
-
-function collectionCommands(program: Command) {
-  const collection = program.command('collection').description('Request and follow UPI collections (merchant)');
-
-  collection
-    .command('create')
-    .description('Create a UPI payment request; prints its intent link and payment page')
-    .requiredOption('--sender-id <id>', 'your unique reference for this collection')
-    .requiredOption('--amount <rupees>', '1.00 to 100000.00', amountArg)
-    .option('--remarks <text>', 'description shown to the payer')
-    .option('--wallet <walletId>', 'wallet credited on success (default: your first wallet)')
-    .option('--callback-url <url>', 'receives the webhooks of this collection')
-    .option('--payer-vpa <vpa>', "payer's UPI address: send a collect request instead of an intent link")
-    .option('--vpa <vpa>', 'payee UPI address to collect into (default: your configured one)')
-    .option('--txn-type <type>', 'INTENT (default) or COLLECT (needs --payer-vpa)', (v: string) => {
-      const up = v.toUpperCase();
-      if (up !== 'INTENT' && up !== 'COLLECT') throw new InvalidArgumentError('expected INTENT or COLLECT');
-      return up;
-    })
-    .option('--channel <text>', 'free text up to 20 characters, recorded and echoed')
-    .action(async (opts, cmd: Command) => {
-      const c = await merchantClient(cmd).collections.initiate({
-        senderId: opts.senderId,
-        amount: opts.amount,
-        remarks: opts.remarks,
-        walletId: opts.wallet,
-        callbackUrl: opts.callbackUrl,
-        payerVpa: opts.payerVpa,
-        vpa: opts.vpa,
-        txnType: opts.txnType,
-        channel: opts.channel,
-      });
-      output(cmd).result(c, () => collectionView(c));
-    });
-
-  collection
-    .command('status')
-    .description('Show a collection by txnId, or by --sender-id')
-    .argument('[txnId]')
-    .option('--sender-id <id>', 'look the collection up by your reference')
-    .action(async (id: string | undefined, opts: { senderId?: string }, cmd: Command) => {
-      const c = await merchantClient(cmd).collections.get(lookupOf('txnId', id, opts.senderId));
-      output(cmd).result(c, () => collectionView(c));
-    });
-
-  collection
-    .command('simulate')
-    .description('Sandbox only: move one of your collections to SUCCESS, FAILED or PENDING')
-    .argument('<txnId>')
-    .argument('<outcome>', 'SUCCESS, FAILED or PENDING', (v: string) => {
-      const up = v.toUpperCase();
-      if (!['SUCCESS', 'FAILED', 'PENDING'].includes(up))
-        throw new InvalidArgumentError('expected SUCCESS, FAILED or PENDING');
-      return up as 'SUCCESS' | 'FAILED' | 'PENDING';
-    })
-    .option('--utr <utr>', 'bank reference to record')
-    .action(async (txnId: string, outcome: 'SUCCESS' | 'FAILED' | 'PENDING', opts: { utr?: string }, cmd: Command) => {
-      const c = await merchantClient(cmd).sandbox.simulateCollection(txnId, outcome, { utr: opts.utr });
-      output(cmd).result(c, () => collectionView(c));
-    });
-}
-
-/** `Name: value` lines, or a JSON object. */
-function parseHeaders(text: string): Record<string, string> {
-  const trimmed = text.trim();
-  if (trimmed.startsWith('{')) return JSON.parse(trimmed) as Record<string, string>;
-  const headers: Record<string, string> = {};
-  for (const line of trimmed.split(/\r?\n/)) {
-    const i = line.indexOf(':');
-    if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
-  }
-  return headers;
-}
-
-async function readDelivery(file: string | undefined, bodyFile: string | undefined, headersFile: string | undefined) {
-  if (file && (bodyFile || headersFile))
-    throw new UsageError('give a delivery file, or --body and --headers, not both');
-  if (file) {
-    let saved: { headers?: Record<string, string>; body?: unknown };
-    try {
-      saved = JSON.parse(await readFile(file, 'utf8')) as typeof saved;
-    } catch (err) {
-      throw new UsageError(`${file}: not a saved delivery ({"headers": {…}, "body": "…"}): ${(err as Error).message}`);
-    }
-    if (!saved.headers || saved.body === undefined) throw new UsageError(`${file}: needs "headers" and "body"`);
-    // The raw body should be kept as text; an object is serialized the way the server sends it.
-    const body = typeof saved.body === 'string' ? saved.body : JSON.stringify(saved.body);
-    return { headers: saved.headers, body };
-  }
-  if (!bodyFile || !headersFile) throw new UsageError('give a delivery file, or both --body and --headers');
-  return { body: await readFile(bodyFile, 'utf8'), headers: parseHeaders(await readFile(headersFile, 'utf8')) };
-}
-
-function webhookCommands(program: Command) {
-  const webhook = program.command('webhook').description('Check webhook deliveries you received (merchant)');
-  webhook
-    .command('verify')
-    .description('Check the signature of a saved delivery and show its decrypted event (exit 7 if not genuine)')
-    .argument('[delivery]', 'JSON file {"headers": {...}, "body": "<raw body>"}')
-    .option('--body <file>', 'the raw body, byte for byte')
-    .option('--headers <file>', 'its headers: JSON object, or "Name: value" lines')
-    .option(
-      '--max-age <seconds>',
-      'also refuse a delivery signed longer ago than this (default: no age check)',
-      secondsArg,
-    )
-    .addHelpText(
-      'after',
-      '\nNeeds the webhook secret (--webhook-secret or PAYRAIL_WEBHOOK_SECRET) and your API key and secret key,\n' +
-        'which decrypt the event data.',
-    )
-    .action(
-      async (file: string | undefined, opts: { body?: string; headers?: string; maxAge?: number }, cmd: Command) => {
-        const payrail = merchantClient(cmd, { webhookSecret: true });
-        const delivery = await readDelivery(file, opts.body, opts.headers);
-        const event: WebhookEvent = await payrail.webhooks.verify(delivery.body, delivery.headers, {
-          toleranceSeconds: opts.maxAge ?? Infinity,
-        });
-        output(cmd).result(event, () =>
-          [
-            keyValues([
-              ['Verdict', 'genuine (signature matches)'],
-              ['Event ID', event.id],
-              ['Type', event.type],
-              ['Signed at', event.timestamp],
-              ['Created', event.createdAt],
-            ]),
-            '',
-            event.kind === 'payout'
-              ? payoutView(event.data)
-              : event.kind === 'batch'
-                ? batchCompletedView(event.data)
-                : collectionView(event.data),
-          ].join('\n'),
-        );
-      },
-    );
-}
-
-function tokenCommand(program: Command) {
-  program
-    .command('token')
-    .description('Print a bearer token for your credentials (for calling the API by other means)')
-    .action(async (_opts, cmd: Command) => {
-      const info = await merchantClient(cmd).token();
-      output(cmd).result(info, () => info.token);
-    });
-}
-
-export function merchantCommands(program: Command): void {
-  tokenCommand(program);
-  payoutCommands(program);
-  bulkCommands(program);
-  balanceCommand(program);
-  collectionCommands(program);
-  webhookCommands(program);
 }

@@ -1,13 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { type Command } from 'commander';
-import { adminClient, output } from '../context.ts';
-import { CliError, Exit, ExitWith, UsageError } from '../exitCodes.ts';
-import { keyValues, table, type Cell } from '../output.ts';
-import { positiveInt } from './operator.ts';
+import type { Row } from '../../adminClient.ts';
+import { adminClient, output } from '../../context.ts';
+import { CliError, Exit, ExitWith, UsageError } from '../../exitCodes.ts';
+import { cell, keyValues, table, type Cell } from '../../output.ts';
+import { positiveInt } from '../../argParsers.ts';
 
-type Row = Record<string, unknown>;
 type Results = Record<string, { count: number; amount: string }>;
-const s = (v: unknown): Cell => (v === null || v === undefined ? null : (v as Cell));
 const RESULTS = ['matched', 'amount_mismatch', 'unmatched', 'missing'];
 
 /** camt.053 is XML; anything else is sent as text (MT940). The server reads the format from the content. */
@@ -23,21 +22,21 @@ function runSummary(run: Row): string {
   const st = (run.statement ?? {}) as Row;
   const results = (run.results ?? {}) as Results;
   const period =
-    st.period_from === st.period_to ? s(st.period_from) : `${String(st.period_from)} – ${String(st.period_to)}`;
+    st.period_from === st.period_to ? cell(st.period_from) : `${String(st.period_from)} – ${String(st.period_to)}`;
   const opening = (st.opening ?? {}) as Row;
   const closing = (st.closing ?? {}) as Row;
   return [
     keyValues([
-      ['Run', s(run.run_id)],
+      ['Run', cell(run.run_id)],
       ['Statement', `${String(st.statement_id)} (${String(st.version)})`],
-      ['Account', s(st.account)],
+      ['Account', cell(st.account)],
       ['Period', period],
       [
         'Balances',
         `${String(opening.type)} ${String(opening.balance)} → ${String(closing.type)} ${String(closing.balance)}`,
       ],
-      ['Transactions', s(run.transactions)],
-      ['Open exceptions', s(run.open_exceptions)],
+      ['Transactions', cell(run.transactions)],
+      ['Open exceptions', cell(run.open_exceptions)],
       ...(run.already_imported ? ([['Note', 'already imported: nothing changed']] as [string, Cell][]) : []),
     ]),
     '',
@@ -53,28 +52,28 @@ function runSummary(run: Row): string {
 }
 
 const itemColumns: [string, (i: Row) => Cell][] = [
-  ['ITEM', (i) => s(i.item_id)],
-  ['RESULT', (i) => s(i.result)],
-  ['STATE', (i) => s(i.state)],
+  ['ITEM', (i) => cell(i.item_id)],
+  ['RESULT', (i) => cell(i.result)],
+  ['STATE', (i) => cell(i.state)],
   [
     'ENTRY',
     (i) => (i.entry_index === null ? null : `${String(i.entry_index)}${i.tx_index ? `.${String(i.tx_index)}` : ''}`),
   ],
-  ['DIR', (i) => s(i.direction)],
-  ['AMOUNT', (i) => s(i.amount)],
-  ['PAYRAIL', (i) => s(i.payrail_amount)],
+  ['DIR', (i) => cell(i.direction)],
+  ['AMOUNT', (i) => cell(i.amount)],
+  ['PAYRAIL', (i) => cell(i.payrail_amount)],
   [
     'MATCHED',
-    (i) => s(i.payout_id ?? i.collection_id ?? (i.wallet_credit_id ? `credit ${String(i.wallet_credit_id)}` : null)),
+    (i) => cell(i.payout_id ?? i.collection_id ?? (i.wallet_credit_id ? `credit ${String(i.wallet_credit_id)}` : null)),
   ],
-  ['REFERENCE', (i) => s(i.end_to_end_id ?? i.utr ?? i.bank_reference)],
-  ['NOTE', (i) => s(i.closed_reason ? `closed: ${String(i.closed_reason)}` : i.note)],
+  ['REFERENCE', (i) => cell(i.end_to_end_id ?? i.utr ?? i.bank_reference)],
+  ['NOTE', (i) => cell(i.closed_reason ? `closed: ${String(i.closed_reason)}` : i.note)],
 ];
 
 /**
  * `payrail recon …`: bank statement reconciliation through the admin API (docs/operator/reconciliation.md).
  */
-export function reconCommands(program: Command) {
+export function reconCommands(program: Command): void {
   const recon = program.command('recon').description('Reconcile bank statements (camt.053, MT940) with Payrail');
 
   recon
@@ -108,15 +107,15 @@ export function reconCommands(program: Command) {
       const page = await client.get<{ data: Row[] }>('/admin/v1/reconciliation/runs', { limit: opts.limit });
       output(cmd).result(page, () =>
         table(page.data, [
-          ['RUN', (r) => s(r.run_id)],
-          ['STATEMENT', (r) => s((r.statement as Row).statement_id)],
-          ['ACCOUNT', (r) => s((r.statement as Row).account)],
-          ['PERIOD', (r) => s((r.statement as Row).period_to)],
+          ['RUN', (r) => cell(r.run_id)],
+          ['STATEMENT', (r) => cell((r.statement as Row).statement_id)],
+          ['ACCOUNT', (r) => cell((r.statement as Row).account)],
+          ['PERIOD', (r) => cell((r.statement as Row).period_to)],
           ...RESULTS.map((res): [string, (r: Row) => Cell] => [
             res.toUpperCase(),
             (r) => (r.results as Results)[res]?.count,
           ]),
-          ['OPEN', (r) => s(r.open_exceptions)],
+          ['OPEN', (r) => cell(r.open_exceptions)],
         ]),
       );
     });

@@ -1,0 +1,26 @@
+import { formatPaise } from '@payrail/protocol';
+import type { Statement } from '../../domain/statement.ts';
+
+/** A statement as JSON: amounts as decimal text, like every admin answer. */
+export function statementJson(s: Statement) {
+  return {
+    wallet_id: s.walletId,
+    currency: 'INR',
+    from: s.from?.toISOString() ?? null,
+    to: s.to?.toISOString() ?? null,
+    opening_balance: formatPaise(s.opening),
+    total_credits: formatPaise(s.credits),
+    total_debits: formatPaise(s.debits),
+    closing_balance: formatPaise(s.closing),
+    entries: s.entries.map((e) => ({
+      entry_id: String(e.id),
+      created_at: e.at.toISOString(),
+      kind: e.kind,
+      amount: formatPaise(e.amount),
+      balance: formatPaise(e.balance),
+      reference: e.reference,
+      payout_id: e.payoutId,
+      collection_id: e.collectionId,
+    })),
+  };
+}
