@@ -75,7 +75,7 @@ export function spawnServer(env: NodeJS.ProcessEnv, nodeFlags: string[] = []): C
 }
 
 /** Polls `url` until it answers 200. */
-export async function waitHealthy(url: string, child: Child, timeoutMs = 120_000): Promise<void> {
+export async function waitHealthy(url: string, child: Child, timeoutMs = 300_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let done = false;
   void child.exited.then(() => (done = true));

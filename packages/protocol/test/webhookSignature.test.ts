@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { signWebhook, verifyWebhook } from '../src/index.ts';
@@ -87,5 +88,34 @@ describe('webhook signatures', () => {
   it('refuses missing headers', () => {
     const headers = signWebhook(SECRET, ID, new Date(), BODY);
     expect(() => verifyWebhook(SECRET, BODY, { ...headers, 'webhook-signature': undefined })).toThrow();
+  });
+
+  it('signs exactly as the Standard Webhooks library does, for any secret, id, time and body (and rotations)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc
+            .tuple(fc.uint8Array({ minLength: 1, maxLength: 64 }), fc.boolean())
+            .map(([bytes, prefixed]) => (prefixed ? 'whsec_' : '') + Buffer.from(bytes).toString('base64')),
+          { minLength: 1, maxLength: 3 },
+        ),
+        fc.string({ minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 0, max: 4_102_444_800_000 }),
+        fc.string({ unit: 'grapheme', maxLength: 300 }),
+        (secrets, id, ms, body) => {
+          const at = new Date(ms);
+          const expected = secrets.map((s) => new Webhook(s).sign(id, at, body)).join(' ');
+          expect(signWebhook(secrets, id, at, body)['webhook-signature']).toBe(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses a malformed or empty secret as the library does', () => {
+    for (const bad of ['whsec_', 'whsec_not base64!', '']) {
+      expect(() => new Webhook(bad)).toThrow();
+      expect(() => signWebhook(bad, ID, new Date(0), BODY)).toThrow();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { ID_PREFIX, type IdKind } from '@payrail/protocol';
-import { monotonicFactory } from 'ulid';
+import { ulidFactory } from './ulidFactory.ts';
 
-const ulid = monotonicFactory();
+const ulid = ulidFactory();
 
 /** A new service identifier: type prefix + ULID, time-ordered (docs/merchant/api-reference.md, "Basics"). */
 export function newId(kind: IdKind, now: number): string {

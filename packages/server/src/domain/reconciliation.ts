@@ -1,5 +1,5 @@
 import { formatPaise } from '@payrail/protocol';
-import { monotonicFactory } from 'ulid';
+import { ulidFactory } from './ulidFactory.ts';
 
 /**
  * Reconciliation of bank statements against what Payrail knows: a statement's own arithmetic first, then each of
@@ -7,7 +7,7 @@ import { monotonicFactory } from 'ulid';
  * the candidates and stores the results.
  */
 
-const ulid = monotonicFactory();
+const ulid = ulidFactory();
 
 /** Identifiers of imported statements (`BS…`) and their reconciliation runs (`RR…`): prefix + ULID. */
 export function newReconId(prefix: 'BS' | 'RR', now: number): string {

@@ -1,4 +1,4 @@
-import { monotonicFactory } from 'ulid';
+import { ulidFactory } from '../domain/ulidFactory.ts';
 import type { Cutoffs } from '../bankFileConfig.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { istDay } from '../domain/istPeriod.ts';
@@ -9,7 +9,7 @@ import type { Database } from '../store/Database.ts';
 import { BankFileRepository as Repo } from '../store/repositories/BankFileRepository.ts';
 import { lockFileStatuses } from '../services/PayoutBulkMoves.ts';
 
-const ulid = monotonicFactory();
+const ulid = ulidFactory();
 
 /** Who moves a bank file's payouts, in their history (PayoutLifecycle.railActor of the bankfile connector). */
 export const BANKFILE_RAIL_ACTOR = 'rail:bankfile';
