@@ -1,8 +1,8 @@
 // The Payrail console: sign-in, then the operator's or the merchant's views. Hash routes (#/payouts/PT…), so the
 // server serves one page and every view can be bookmarked.
 import { api, html, render, routeForId, setCsrf, useEffect, useState, ErrorNotice, Field, ModeMarker } from './lib.js';
-import { operatorRoutes, operatorNav } from './operatorViews.js';
-import { merchantRoutes, merchantNav } from './merchantViews.js';
+import { operatorRoutes, operatorNav } from './operator/routes.js';
+import { merchantRoutes, merchantNav } from './merchant/routes.js';
 
 function useHash() {
   const [hash, setHash] = useState(location.hash || '#/');

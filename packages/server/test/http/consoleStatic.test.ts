@@ -46,6 +46,35 @@ describe('console files', () => {
     expect(own).not.toMatch(/--(brand|ink|card|line):\s*#/);
   });
 
+  it('serves every module the console imports, from its folders too (operator/, merchant/, shared/)', async () => {
+    const seen = new Set<string>();
+    const queue = ['app.js'];
+    while (queue.length > 0) {
+      const name = queue.shift() as string;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const res = await fetch(`${t.url}/console/assets/${name}`);
+      expect(res.status, name).toBe(200);
+      expect(res.headers.get('content-type'), name).toMatch(/^text\/javascript/);
+      expect(res.headers.get('cache-control'), name).toBe('no-cache');
+      // Relative imports only: a module resolves them against its own address, as the browser does.
+      for (const [, spec] of (await res.text()).matchAll(/\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+        queue.push(new URL(spec as string, `http://console/${name}`).pathname.slice(1));
+      }
+    }
+    expect([...seen]).toEqual(
+      expect.arrayContaining([
+        'vendor/preact.js',
+        'vocabulary.js',
+        'operator/routes.js',
+        'operator/CollectionDetail.js',
+        'merchant/routes.js',
+        'merchant/CollectionPage.js',
+        'shared/CollectionFacts.js',
+      ]),
+    );
+  });
+
   it('answers gzip to a browser that accepts it', async () => {
     const res = await fetch(`${t.url}/console/assets/app.js`, { headers: { 'accept-encoding': 'gzip' } });
     expect(res.status).toBe(200);

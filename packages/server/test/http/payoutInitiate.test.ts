@@ -600,7 +600,8 @@ describe.each(ENGINES)('payout initiation on %s', (engine) => {
         f.client,
         c.req({ amount: '100.00', beneficiary_ifsc: SANDBOX.ifsc, beneficiary_acc_number: SANDBOX.failure }),
       );
-      await expectRefused(f, c.req({ amount: '1.00' }), 4010, 422);
+      // No refusal is asserted before the refund: the sandbox may fail and refund the payout before a second request
+      // arrives (seen on a loaded machine). That an open payout still counts is the next test's.
       await waitForStatus(t.url, failed.transaction_id as string, 'REFUNDED');
       expect(await walletBalance(t.url, f.merchant.merchant_id, f.merchant.wallet_id)).toBe('1000.00');
       await initiateOk(f.client, c.req({ amount: '100.00' }));

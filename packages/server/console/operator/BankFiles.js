@@ -1,6 +1,6 @@
 // Bank files (docs/operator/bank-files.md): the pain.001 files Payrail cut, each downloadable as delivered, and the files
 // the bank sent back, applied or failed with the reason.
-import { api, Badge, ErrorNotice, html, rupees, Table, useLoad, when } from './lib.js';
+import { api, Badge, ErrorNotice, html, rupees, Table, useLoad, when } from '../lib.js';
 
 const enc = encodeURIComponent;
 const states = (f) =>

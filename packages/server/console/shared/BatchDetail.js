@@ -1,38 +1,6 @@
-// Bulk payout batches, shared by the operator's and the merchant's views: the list's columns, and one batch with
-// its summary by status and every item's verdict. The routes differ (admin or merchant console); the look does not.
-import { Badge, html, rupees, ShortId, Table, when } from './lib.js';
-
-const enc = encodeURIComponent;
-export const BATCH_ID = '[A-Za-z0-9._-]{1,50}';
-
-/** Columns of a batch list; `hrefOf(batch)` is where its detail page is. */
-export function batchColumns(hrefOf, withMerchant) {
-  return [
-    { label: 'Batch', id: true, render: (b) => html`<a href=${hrefOf(b)}>${b.batch_id}</a>` },
-    ...(withMerchant
-      ? [
-          {
-            label: 'Merchant',
-            render: (b) =>
-              html`<a href=${`#/merchants/${b.merchant_id}`} title=${b.merchant_id}
-                >${b.merchant_name || b.merchant_id}</a
-              >`,
-          },
-        ]
-      : []),
-    { label: 'Items', num: true, render: (b) => b.item_count },
-    { label: 'Accepted', num: true, render: (b) => b.accepted },
-    { label: 'Refused', num: true, render: (b) => b.refused },
-    { label: 'Amount accepted', num: true, render: (b) => rupees(b.amount_accepted) },
-    {
-      label: 'State',
-      render: (b) => html`<${Badge} value=${b.open_items > 0 ? 'PROCESSING' : 'done'} />`,
-    },
-    { label: 'Created', render: (b) => when(b.created_at) },
-  ];
-}
-
-export const batchHref = (b) => `#/batches/${b.merchant_id}/${enc(b.batch_id)}`;
+// One bulk payout batch, shared by the operator's and the merchant's batch pages: its summary by status and every
+// item's verdict. The routes differ (admin or merchant console); the look does not.
+import { Badge, html, rupees, ShortId, Table, when } from '../lib.js';
 
 /** One batch: the summary, the count per status, and every item with its verdict and its payout's status. */
 export function BatchDetail({ batch, payoutHref }) {

@@ -1,0 +1,2 @@
+// Where the merchant's pages read: only /console/api/merchant/… routes, which answer nothing of other merchants.
+export const MERCHANT_API = '/console/api/merchant';

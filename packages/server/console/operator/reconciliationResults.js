@@ -1,0 +1,2 @@
+// The results a reconciliation item can have, in the order the runs list and a run's chips show them.
+export const RECONCILIATION_RESULTS = ['matched', 'amount_mismatch', 'unmatched', 'missing'];

@@ -1,0 +1,61 @@
+// The operator's console: its sections (the nav) and which page each hash route opens. Every page calls documented
+// admin routes; the server enforces the roles, the pages only hide what the signed-in role cannot do.
+import { BATCH_ID } from '../shared/batchId.js';
+import { Approvals } from './Approvals.js';
+import { Audit } from './Audit.js';
+import { BankFiles } from './BankFiles.js';
+import { BatchPage } from './BatchPage.js';
+import { Batches } from './Batches.js';
+import { CollectionDetail } from './CollectionDetail.js';
+import { Collections } from './Collections.js';
+import { Ledger } from './Ledger.js';
+import { MerchantDetail } from './MerchantDetail.js';
+import { Merchants } from './Merchants.js';
+import { Operators } from './Operators.js';
+import { Overview } from './Overview.js';
+import { PayoutDetail } from './PayoutDetail.js';
+import { Payouts } from './Payouts.js';
+import { Reconciliation } from './Reconciliation.js';
+import { ReconciliationRun } from './ReconciliationRun.js';
+import { Wallet } from './Wallet.js';
+import { Webhooks } from './Webhooks.js';
+
+/** The sections of the nav: Operators for admins only (the server refuses its routes to the others). */
+export function operatorNav(role) {
+  return [
+    ['#/', 'Overview'],
+    ['#/merchants', 'Merchants'],
+    ['#/payouts', 'Payouts'],
+    ['#/batches', 'Batches'],
+    ['#/collections', 'Collections'],
+    ['#/webhooks', 'Webhooks'],
+    ['#/approvals', 'Approvals'],
+    ['#/ledger', 'Ledger'],
+    ['#/reconciliation', 'Reconciliation'],
+    ['#/bankfiles', 'Bank files'],
+    ['#/audit', 'Audit log'],
+    ...(role === 'admin' ? [['#/operators', 'Operators']] : []),
+  ];
+}
+
+/** Each hash path and its page, first match wins; the pattern's groups are the page's `params`. */
+export const operatorRoutes = [
+  [/^\/$/, Overview],
+  [/^\/merchants$/, Merchants],
+  [/^\/merchants\/(MR[0-9A-Z]{26})$/, MerchantDetail],
+  [/^\/wallets\/(WL[0-9A-Z]{26})$/, Wallet],
+  [/^\/payouts$/, Payouts],
+  [/^\/payouts\/(PT[0-9A-Z]{26})$/, PayoutDetail],
+  [/^\/batches$/, Batches],
+  [new RegExp(`^/batches/(MR[0-9A-Z]{26})/(${BATCH_ID})$`), BatchPage],
+  [/^\/collections$/, Collections],
+  [/^\/collections\/(CT[0-9A-Z]{26})$/, CollectionDetail],
+  [/^\/webhooks$/, Webhooks],
+  [/^\/approvals$/, Approvals],
+  [/^\/ledger$/, Ledger],
+  [/^\/reconciliation$/, Reconciliation],
+  [/^\/bankfiles$/, BankFiles],
+  [/^\/reconciliation\/(RR[0-9A-Z]{26})$/, ReconciliationRun],
+  [/^\/audit$/, Audit],
+  [/^\/operators$/, Operators],
+];

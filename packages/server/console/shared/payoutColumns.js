@@ -1,0 +1,26 @@
+// The columns of a payout list, shared by the operator's and the merchant's lists: the routes differ, the columns do
+// not (the operator's add the merchant).
+import { Badge, html, maskAccount, rupees, ShortId, when } from '../lib.js';
+import { beneficiaryOf } from './beneficiaryOf.js';
+import { merchantCell } from './merchantCell.js';
+
+/** Who is paid, as a list shows it: the name, then the account masked to its last four digits. */
+function BeneficiaryCell({ p }) {
+  const b = beneficiaryOf(p);
+  return html`${b.beneficiary_name || '—'}<span class="sub">${maskAccount(b.beneficiary_acc_number)}</span>`;
+}
+
+/** Columns of a payout list; `hrefOf(payout)` opens it, `withMerchant` adds the merchant (operator lists). */
+export function payoutColumns(hrefOf, withMerchant) {
+  return [
+    { label: 'Payout', id: true, render: (p) => html`<${ShortId} id=${p.transaction_id} href=${hrefOf(p)} />` },
+    ...(withMerchant ? [{ label: 'Merchant', render: merchantCell }] : []),
+    { label: 'Beneficiary', render: (p) => html`<${BeneficiaryCell} p=${p} />` },
+    { label: 'Mode', render: (p) => p.payment_mode || '—' },
+    { label: 'Bank', render: (p) => beneficiaryOf(p).bank_name || beneficiaryOf(p).beneficiary_ifsc || '—' },
+    { label: 'Status', render: (p) => html`<${Badge} value=${p.status} />` },
+    { label: 'Amount', num: true, render: (p) => rupees(p.amount) },
+    { label: 'Sender id', render: (p) => p.sender_id },
+    { label: 'Created', render: (p) => when(p.timestamps ? p.timestamps.created_at : p.created_at) },
+  ];
+}
