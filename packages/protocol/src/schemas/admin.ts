@@ -833,7 +833,9 @@ export const reconCloseBody = {
 
 export const bankFileLimitQuery = {
   type: 'object',
-  properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 } },
+  // Text like every other list's limit: the server does not coerce query strings, so an integer schema refused
+  // `?limit=5` with 400. Read by bankFileLimit (1–500, default 100).
+  properties: { limit: { type: 'string', pattern: '^[0-9]{1,6}$' } },
 } as const;
 
 export const bankFileList = {

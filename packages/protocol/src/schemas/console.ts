@@ -95,8 +95,17 @@ export const merchantOverview = {
   },
 } as const;
 
-const pageQuery = <const P extends object>(extra: P) =>
-  ({ type: 'object', properties: { ...pageQueryProperties, ...extra } }) as const;
+/**
+ * A list's query: `limit` and `cursor` and the list's own properties, which may replace `cursor`. The return type
+ * says that the later property wins, as the spread does: TypeScript types a spread of a generic as an intersection,
+ * where a `cursor` of both would be both schemas at once (an impossible one, so an impossible query type).
+ */
+const pageQuery = <const P extends object>(
+  extra: P,
+): { readonly type: 'object'; readonly properties: Omit<typeof pageQueryProperties, keyof P> & P } => ({
+  type: 'object',
+  properties: { ...pageQueryProperties, ...extra },
+});
 
 export const consolePayoutQuery = pageQuery({
   status: { type: 'string', enum: PAYOUT_STATUSES },

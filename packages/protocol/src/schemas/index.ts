@@ -5,3 +5,4 @@ export * from './console.ts';
 export * from './ops.ts';
 export * from './routes.ts';
 export type * from './wireTies.ts';
+export type * from './routeTypes.ts';

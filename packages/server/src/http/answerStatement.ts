@@ -1,3 +1,4 @@
+import type { FromSchema, statementQuery } from '@payrail/protocol';
 import type { FastifyReply } from 'fastify';
 import { parseStatementBound } from '../domain/statement.ts';
 import type { MerchantScope } from '../services/MerchantScope.ts';
@@ -6,21 +7,15 @@ import { AdminError } from './AdminError.ts';
 import { statementCsv } from './views/statementCsv.ts';
 import { statementJson } from './views/statementJson.ts';
 
-export interface StatementQuery {
-  from?: string;
-  to?: string;
-  format?: 'json' | 'csv';
-}
-
 /**
- * Answers a statement request for the operator and the merchant console alike (JSON or CSV). With `scope`, only
- * that merchant's wallets: another's is 404, as if unknown.
+ * Answers a statement request for the operator and the merchant console alike (JSON or CSV), `q` being the query
+ * both routes declare (statementQuery). With `scope`, only that merchant's wallets: another's is 404, as if unknown.
  */
 export async function answerStatement(
   reply: FastifyReply,
   statements: WalletStatementService,
   walletId: string,
-  q: StatementQuery,
+  q: FromSchema<typeof statementQuery>,
   scope?: MerchantScope,
 ) {
   const from = parseStatementBound(q.from, 'from');

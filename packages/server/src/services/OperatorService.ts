@@ -1,3 +1,4 @@
+import type { FromSchema, operatorPatchBody } from '@payrail/protocol';
 import { newConsoleId } from '../domain/ids.ts';
 import {
   grantsOf,
@@ -13,12 +14,8 @@ import { ConsoleSessionRepository } from '../store/repositories/ConsoleSessionRe
 import { OperatorRepository } from '../store/repositories/OperatorRepository.ts';
 import type { Clock } from '../clock.ts';
 
-export interface OperatorChange {
-  role?: OperatorRole;
-  disabled?: boolean;
-  name?: string;
-  password?: string;
-}
+/** A change to an operator: the body of PATCH /admin/v1/operators/{operator_id} as its schema declares it. */
+export type OperatorChange = FromSchema<typeof operatorPatchBody>;
 
 /** An operator after a change, with what the change granted them (their approval lineage). */
 export interface GrantedOperator {

@@ -31,7 +31,9 @@ describe('security headers behind an https public address', () => {
     await createOperator(t.url, 'headers@example.test', 'viewer');
     operator = await ConsoleSession.signIn(t.url, 'headers@example.test');
   }, 180_000);
-  afterAll(() => t.close());
+  // Twice on a loaded machine (load 20+) this close outlasted the 60 s hook limit after every test had passed; not
+  // reproduced alone (20 s for the whole file). Noted for the next session; the longer limit keeps CI from failing on it.
+  afterAll(() => t.close(), 150_000);
 
   const header = (res: HttpResult | Response, name: string) => res.headers.get(name) ?? '';
   const expectPrivate = (res: HttpResult | Response, what: string) => {

@@ -100,6 +100,12 @@ describe.each(ENGINES)('bank files through a folder (%s)', (engine) => {
     expect(file.body.raw).toBe(onDisk);
     expect(onDisk).toContain('<Ustrd>Invoice &lt;42&gt; &amp; co</Ustrd>');
     expect((await admin(t.url, 'GET', '/admin/v1/bankfiles/PRNOSUCHFILE')).status).toBe(404);
+    // `?limit=` as documented (it answered 400 while its schema wanted an integer the server does not coerce).
+    const one = await admin(t.url, 'GET', '/admin/v1/bankfiles?limit=1');
+    expect(one.status).toBe(200);
+    expect(one.body.data).toEqual(listed.slice(0, 1));
+    expect((await admin(t.url, 'GET', '/admin/v1/bankfiles/inbound?limit=1')).status).toBe(200);
+    expect((await admin(t.url, 'GET', '/admin/v1/bankfiles?limit=ten')).status).toBe(400);
   });
 
   it('applies the bank’s answers: SUCCESS with the UTR, FAILED → REFUNDED with the reason, PENDING', async () => {

@@ -1,4 +1,4 @@
-import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
+import { ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AuditEntry, AuditService } from '../../services/AuditService.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
@@ -23,7 +23,7 @@ const auditView = (e: AuditEntry) => ({
 
 /** The audit log, newest first: every state-changing operator call, refused ones included. */
 export function adminAuditRoutes(app: FastifyInstance, deps: { audit: AuditService }) {
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/audit'>>(
     '/admin/v1/audit',
     {
       ...adminRouteOptions,
@@ -35,7 +35,7 @@ export function adminAuditRoutes(app: FastifyInstance, deps: { audit: AuditServi
       },
     },
     async (request) => {
-      const q = request.query as { limit?: string; cursor?: string; actor?: string };
+      const q = request.query;
       const limit = pageLimit(q.limit);
       const before = decodeCursor(q.cursor, (key) => /^[0-9]{1,19}$/.test(key));
       const rows = await deps.audit.page({

@@ -1,4 +1,4 @@
-import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
+import { ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import { formatPaise } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { BankFileService } from '../../services/BankFileService.ts';
@@ -10,7 +10,7 @@ const MSG_ID = /^[A-Za-z0-9-]{1,35}$/;
 
 /** GET /admin/v1/bankfiles, /admin/v1/bankfiles/{MsgId} and /admin/v1/bankfiles/inbound (docs/operator/bank-files.md). */
 export function adminBankFileRoutes(app: FastifyInstance, deps: { bankFiles: BankFileService }) {
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/bankfiles'>>(
     '/admin/v1/bankfiles',
     {
       ...adminRouteOptions,
@@ -21,8 +21,7 @@ export function adminBankFileRoutes(app: FastifyInstance, deps: { bankFiles: Ban
       },
     },
     async (request) => {
-      const { limit } = request.query as { limit: number };
-      const files = await deps.bankFiles.list(limit);
+      const files = await deps.bankFiles.list(bankFileLimit(request.query.limit));
       return {
         data: files.map((f) => ({
           msg_id: f.msgId,
@@ -37,7 +36,7 @@ export function adminBankFileRoutes(app: FastifyInstance, deps: { bankFiles: Ban
     },
   );
 
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/bankfiles/inbound'>>(
     '/admin/v1/bankfiles/inbound',
     {
       ...adminRouteOptions,
@@ -48,8 +47,7 @@ export function adminBankFileRoutes(app: FastifyInstance, deps: { bankFiles: Ban
       },
     },
     async (request) => {
-      const { limit } = request.query as { limit: number };
-      const files = await deps.bankFiles.inbound(limit);
+      const files = await deps.bankFiles.inbound(bankFileLimit(request.query.limit));
       return {
         data: files.map((f) => ({
           name: f.name,
@@ -65,7 +63,7 @@ export function adminBankFileRoutes(app: FastifyInstance, deps: { bankFiles: Ban
     },
   );
 
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/bankfiles/:msg_id'>>(
     '/admin/v1/bankfiles/:msg_id',
     {
       ...adminRouteOptions,
@@ -77,7 +75,7 @@ export function adminBankFileRoutes(app: FastifyInstance, deps: { bankFiles: Ban
       },
     },
     async (request, reply) => {
-      const { msg_id } = request.params as { msg_id: string };
+      const { msg_id } = request.params;
       const xml = MSG_ID.test(msg_id) ? await deps.bankFiles.xml(msg_id) : null;
       if (xml === null) throw AdminError.notFound('bank file');
       return reply
@@ -86,4 +84,9 @@ export function adminBankFileRoutes(app: FastifyInstance, deps: { bankFiles: Ban
         .send(xml);
     },
   );
+}
+
+/** `?limit=` of the bank-file lists: 1–500, 100 when absent; out of range is brought into it, as the other lists do. */
+function bankFileLimit(limit: string | undefined): number {
+  return Math.min(Math.max(Number(limit ?? 100), 1), 500);
 }

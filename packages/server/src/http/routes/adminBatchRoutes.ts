@@ -1,4 +1,4 @@
-import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
+import { ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { BulkPayoutService } from '../../services/BulkPayoutService.ts';
 import type { MerchantService } from '../../services/MerchantService.ts';
@@ -15,7 +15,7 @@ export function adminBatchRoutes(
   app: FastifyInstance,
   deps: { bulkPayouts: BulkPayoutService; merchants: MerchantService },
 ) {
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/batches'>>(
     '/admin/v1/batches',
     {
       ...adminRouteOptions,
@@ -27,7 +27,7 @@ export function adminBatchRoutes(
       },
     },
     async (request) => {
-      const q = request.query as { merchant_id?: string; limit?: string; cursor?: string; from?: string; to?: string };
+      const q = request.query;
       const limit = pageLimit(q.limit);
       const key = decodeCursor(q.cursor, (k) => parseBatchKey(k) !== null);
       const rows = await deps.bulkPayouts.page({
@@ -41,7 +41,7 @@ export function adminBatchRoutes(
     },
   );
 
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/batches/:merchant_id/:batch_id'>>(
     '/admin/v1/batches/:merchant_id/:batch_id',
     {
       ...adminRouteOptions,
@@ -53,7 +53,7 @@ export function adminBatchRoutes(
       },
     },
     async (request) => {
-      const { merchant_id, batch_id } = request.params as { merchant_id: string; batch_id: string };
+      const { merchant_id, batch_id } = request.params;
       const found = await deps.bulkPayouts.get(batch_id, { merchantId: merchant_id });
       if (!found) throw AdminError.notFound('batch');
       return batchDetailView(found);

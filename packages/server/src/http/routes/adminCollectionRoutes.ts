@@ -1,7 +1,7 @@
-import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
-import { isId, type CollectionStatus } from '@payrail/protocol';
+import { ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
+import { isId } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { CollectionOutcomes, FinalOutcome } from '../../services/CollectionOutcomes.ts';
+import type { CollectionOutcomes } from '../../services/CollectionOutcomes.ts';
 import type { CollectionReads } from '../../services/CollectionReads.ts';
 import type { MerchantService } from '../../services/MerchantService.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
@@ -15,7 +15,7 @@ export function adminCollectionRoutes(
   app: FastifyInstance,
   deps: { collections: CollectionReads; collectionOutcomes: CollectionOutcomes; merchants: MerchantService },
 ) {
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/collections'>>(
     '/admin/v1/collections',
     {
       ...adminRouteOptions,
@@ -27,15 +27,7 @@ export function adminCollectionRoutes(
       },
     },
     async (request) => {
-      const q = request.query as {
-        merchant_id?: string;
-        status?: CollectionStatus;
-        sender_id?: string;
-        limit?: string;
-        cursor?: string;
-        from?: string;
-        to?: string;
-      };
+      const q = request.query;
       const limit = pageLimit(q.limit);
       const after = decodeCursor(q.cursor, (key) => isId('collection', key));
       const rows = await deps.collections.page({
@@ -52,7 +44,7 @@ export function adminCollectionRoutes(
     },
   );
 
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/collections/:txnId'>>(
     '/admin/v1/collections/:txnId',
     {
       ...adminRouteOptions,
@@ -64,7 +56,7 @@ export function adminCollectionRoutes(
       },
     },
     async (request) => {
-      const { txnId } = request.params as { txnId: string };
+      const { txnId } = request.params;
       const found = await deps.collections.find(txnId);
       if (!found) throw AdminError.notFound('collection');
       // As the list answers it, with the merchant's name.
@@ -75,7 +67,7 @@ export function adminCollectionRoutes(
     },
   );
 
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/collections/:txnId/timeline'>>(
     '/admin/v1/collections/:txnId/timeline',
     {
       ...adminRouteOptions,
@@ -87,14 +79,14 @@ export function adminCollectionRoutes(
       },
     },
     async (request) => {
-      const { txnId } = request.params as { txnId: string };
+      const { txnId } = request.params;
       const events = await deps.collections.timeline(txnId);
       if (!events) throw AdminError.notFound('collection');
       return { txnId, events };
     },
   );
 
-  app.post(
+  app.post<RouteRequest<'POST /admin/v1/collections/:txnId/resolve'>>(
     '/admin/v1/collections/:txnId/resolve',
     {
       ...adminRouteOptions,
@@ -109,8 +101,8 @@ export function adminCollectionRoutes(
       },
     },
     async (request) => {
-      const { txnId } = request.params as { txnId: string };
-      const body = request.body as { status: FinalOutcome; utr?: string; reason?: string };
+      const { txnId } = request.params;
+      const body = request.body;
       const result = await deps.collectionOutcomes.resolve(txnId, body.status, {
         utr: body.utr,
         reason: body.reason,

@@ -1,8 +1,8 @@
-import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
+import { ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { StatsService } from '../../services/StatsService.ts';
 import type { WalletStatementService } from '../../services/WalletStatementService.ts';
-import { answerStatement, type StatementQuery } from '../answerStatement.ts';
+import { answerStatement } from '../answerStatement.ts';
 import { statsView } from '../views/statsView.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
@@ -11,7 +11,7 @@ export function adminConsoleRoutes(
   app: FastifyInstance,
   deps: { stats: StatsService; statements: WalletStatementService },
 ) {
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/stats'>>(
     '/admin/v1/stats',
     {
       ...adminRouteOptions,
@@ -23,13 +23,13 @@ export function adminConsoleRoutes(
       },
     },
     async (request) => {
-      const { merchant_id } = request.query as { merchant_id?: string };
+      const { merchant_id } = request.query;
       // The operator's merchant filter narrows the numbers as a merchant's own scope would.
       return statsView(await deps.stats.stats(merchant_id ? { merchantId: merchant_id } : undefined));
     },
   );
 
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/wallets/:wallet_id/statement'>>(
     '/admin/v1/wallets/:wallet_id/statement',
     {
       ...adminRouteOptions,
@@ -42,8 +42,8 @@ export function adminConsoleRoutes(
       },
     },
     async (request, reply) => {
-      const { wallet_id } = request.params as { wallet_id: string };
-      return answerStatement(reply, deps.statements, wallet_id, request.query as StatementQuery);
+      const { wallet_id } = request.params;
+      return answerStatement(reply, deps.statements, wallet_id, request.query);
     },
   );
 }

@@ -1,12 +1,7 @@
-import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
+import { ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import { formatPaise } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
-import type {
-  CreditApprovalService,
-  CreditRequest,
-  CreditRequestStatus,
-  DecisionOutcome,
-} from '../../services/CreditApprovalService.ts';
+import type { CreditApprovalService, CreditRequest, DecisionOutcome } from '../../services/CreditApprovalService.ts';
 import { AdminError } from '../AdminError.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
@@ -55,7 +50,7 @@ function answer(outcome: DecisionOutcome) {
 
 /** Wallet credits waiting for a second operator (maker ≠ checker, docs/operator/console.md). */
 export function adminCreditRequestRoutes(app: FastifyInstance, deps: { creditApproval: CreditApprovalService }) {
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/credit-requests'>>(
     '/admin/v1/credit-requests',
     {
       ...adminRouteOptions,
@@ -67,7 +62,7 @@ export function adminCreditRequestRoutes(app: FastifyInstance, deps: { creditApp
       },
     },
     async (request) => {
-      const q = request.query as { status?: CreditRequestStatus; limit?: string; cursor?: string };
+      const q = request.query;
       const limit = pageLimit(q.limit);
       const before = decodeCursor(q.cursor, (key) => /^CR[0-9A-HJKMNP-TV-Z]{26}$/.test(key));
       const rows = await deps.creditApproval.page({ status: q.status, limit: limit + 1, before });
@@ -76,7 +71,7 @@ export function adminCreditRequestRoutes(app: FastifyInstance, deps: { creditApp
     },
   );
 
-  app.post(
+  app.post<RouteRequest<'POST /admin/v1/credit-requests/:credit_request_id/approve'>>(
     '/admin/v1/credit-requests/:credit_request_id/approve',
     {
       ...adminRouteOptions,
@@ -95,7 +90,7 @@ export function adminCreditRequestRoutes(app: FastifyInstance, deps: { creditApp
       },
     },
     async (request) => {
-      const { credit_request_id } = request.params as { credit_request_id: string };
+      const { credit_request_id } = request.params;
       const outcome = await deps.creditApproval.approve(credit_request_id, request.actor!);
       // The audit line names what was approved, not only the request's id.
       if (outcome.ok) {
@@ -107,7 +102,7 @@ export function adminCreditRequestRoutes(app: FastifyInstance, deps: { creditApp
     },
   );
 
-  app.post(
+  app.post<RouteRequest<'POST /admin/v1/credit-requests/:credit_request_id/reject'>>(
     '/admin/v1/credit-requests/:credit_request_id/reject',
     {
       ...adminRouteOptions,
@@ -120,7 +115,7 @@ export function adminCreditRequestRoutes(app: FastifyInstance, deps: { creditApp
       },
     },
     async (request) => {
-      const { credit_request_id } = request.params as { credit_request_id: string };
+      const { credit_request_id } = request.params;
       return answer(await deps.creditApproval.reject(credit_request_id, request.actor!));
     },
   );

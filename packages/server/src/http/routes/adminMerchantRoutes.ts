@@ -1,4 +1,4 @@
-import { formatPaise, isId, parseRupees, ROUTE_SCHEMAS as R, type FromSchema } from '@payrail/protocol';
+import { formatPaise, isId, parseRupees, ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Merchant, Wallet } from '../../domain/Merchant.ts';
 import { CreditRefused, type MerchantPatch, type MerchantService } from '../../services/MerchantService.ts';
@@ -65,7 +65,7 @@ const UPI_VPA = /^[A-Za-z0-9._-]{2,256}@[A-Za-z][A-Za-z0-9]{1,63}$/;
 export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
   const { merchants } = deps;
 
-  app.post(
+  app.post<RouteRequest<'POST /admin/v1/merchants'>>(
     '/admin/v1/merchants',
     {
       ...adminRouteOptions,
@@ -77,7 +77,7 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request, reply) => {
-      const name = (request.body as { name: string }).name.trim();
+      const name = request.body.name.trim();
       if (!name) throw AdminError.invalid('name must not be blank');
       const { merchant, wallet } = await merchants.create(name);
       return reply.code(201).send({
@@ -91,7 +91,7 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
     },
   );
 
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/merchants/:merchant_id'>>(
     '/admin/v1/merchants/:merchant_id',
     {
       ...adminRouteOptions,
@@ -103,14 +103,14 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request) => {
-      const { merchant_id } = request.params as { merchant_id: string };
+      const { merchant_id } = request.params;
       const merchant = await merchants.get(merchant_id);
       if (!merchant) throw AdminError.notFound('merchant');
       return merchantView(merchant, await merchants.wallets(merchant.id));
     },
   );
 
-  app.patch(
+  app.patch<RouteRequest<'PATCH /admin/v1/merchants/:merchant_id'>>(
     '/admin/v1/merchants/:merchant_id',
     {
       ...adminRouteOptions,
@@ -122,8 +122,8 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request) => {
-      const { merchant_id } = request.params as { merchant_id: string };
-      const body = request.body as FromSchema<(typeof R)['PATCH /admin/v1/merchants/:merchant_id']['body']>;
+      const { merchant_id } = request.params;
+      const body = request.body;
       const patch: MerchantPatch = {};
       if ('daily_limit' in body) patch.dailyLimit = parseLimit('daily_limit', body.daily_limit);
       if ('monthly_limit' in body) patch.monthlyLimit = parseLimit('monthly_limit', body.monthly_limit);
@@ -151,7 +151,7 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
     },
   );
 
-  app.post(
+  app.post<RouteRequest<'POST /admin/v1/merchants/:merchant_id/wallets'>>(
     '/admin/v1/merchants/:merchant_id/wallets',
     {
       ...adminRouteOptions,
@@ -163,14 +163,14 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request, reply) => {
-      const { merchant_id } = request.params as { merchant_id: string };
+      const { merchant_id } = request.params;
       const wallet = await merchants.createWallet(merchant_id);
       if (!wallet) throw AdminError.notFound('merchant');
       return reply.code(201).send({ wallet_id: wallet.id });
     },
   );
 
-  app.post(
+  app.post<RouteRequest<'POST /admin/v1/merchants/:merchant_id/credentials/rotate'>>(
     '/admin/v1/merchants/:merchant_id/credentials/rotate',
     {
       ...adminRouteOptions,
@@ -182,14 +182,14 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request) => {
-      const { merchant_id } = request.params as { merchant_id: string };
+      const { merchant_id } = request.params;
       const merchant = await merchants.rotateCredentials(merchant_id);
       if (!merchant) throw AdminError.notFound('merchant');
       return { merchant_id: merchant.id, api_key: merchant.apiKey, secret_key: merchant.secretKey };
     },
   );
 
-  app.post(
+  app.post<RouteRequest<'POST /admin/v1/merchants/:merchant_id/webhook-secret/rotate'>>(
     '/admin/v1/merchants/:merchant_id/webhook-secret/rotate',
     {
       ...adminRouteOptions,
@@ -204,7 +204,7 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request) => {
-      const { merchant_id } = request.params as { merchant_id: string };
+      const { merchant_id } = request.params;
       const rotated = await merchants.rotateWebhookSecret(merchant_id);
       if (!rotated) throw AdminError.notFound('merchant');
       return {
@@ -215,7 +215,7 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
     },
   );
 
-  app.post(
+  app.post<RouteRequest<'POST /admin/v1/wallets/:wallet_id/credits'>>(
     '/admin/v1/wallets/:wallet_id/credits',
     {
       ...adminRouteOptions,
@@ -235,8 +235,8 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request, reply) => {
-      const { wallet_id } = request.params as { wallet_id: string };
-      const body = request.body as { amount: unknown; reference?: string };
+      const { wallet_id } = request.params;
+      const body = request.body;
       const amount = parseRupees(body.amount);
       if (amount === null) throw AdminError.invalid('amount must be a positive amount like "1000.00"');
       const outcome = await deps.creditApproval
@@ -262,7 +262,7 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
     },
   );
 
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/wallets/:wallet_id'>>(
     '/admin/v1/wallets/:wallet_id',
     {
       ...adminRouteOptions,
@@ -274,7 +274,7 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request) => {
-      const { wallet_id } = request.params as { wallet_id: string };
+      const { wallet_id } = request.params;
       const wallet = await merchants.wallet(wallet_id);
       if (!wallet) throw AdminError.notFound('wallet');
       return { ...walletView(wallet, await merchants.onHold(wallet.id)), merchant_id: wallet.merchantId };
@@ -282,7 +282,7 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
   );
 
   // The operator's merchant list (`payrail merchant list`): each item exactly as GET /admin/v1/merchants/{id}.
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/merchants'>>(
     '/admin/v1/merchants',
     {
       ...adminRouteOptions,
@@ -294,7 +294,7 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request) => {
-      const q = request.query as { q?: string; status?: 'active' | 'suspended'; limit?: string; cursor?: string };
+      const q = request.query;
       const limit = pageLimit(q.limit);
       const after = decodeCursor(q.cursor, (key) => isId('merchant', key));
       const search = q.q?.trim();

@@ -1,6 +1,6 @@
-import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
+import { ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
-import { isEmail, lineageNote, type Operator, type OperatorRole } from '../../domain/Operator.ts';
+import { isEmail, lineageNote, type Operator } from '../../domain/Operator.ts';
 import { passwordProblem } from '../../domain/passwordHash.ts';
 import { signInEmail } from '../../domain/signInIdentity.ts';
 import type { OperatorService } from '../../services/OperatorService.ts';
@@ -20,7 +20,7 @@ export const operatorView = (o: Operator) => ({
 
 /** Operator accounts (docs/operator/console.md): admins (and the admin token) create, change and disable them. */
 export function adminOperatorRoutes(app: FastifyInstance, deps: { operators: OperatorService }) {
-  app.post(
+  app.post<RouteRequest<'POST /admin/v1/operators'>>(
     '/admin/v1/operators',
     {
       ...adminRouteOptions,
@@ -33,7 +33,7 @@ export function adminOperatorRoutes(app: FastifyInstance, deps: { operators: Ope
       },
     },
     async (request, reply) => {
-      const body = request.body as { email: string; name?: string; role: OperatorRole; password: string };
+      const body = request.body;
       // Checked as it will be stored (OperatorService normalises it the same way).
       const email = signInEmail(body.email);
       if (!isEmail(email)) throw AdminError.invalid('email must be an e-mail address');
@@ -68,7 +68,7 @@ export function adminOperatorRoutes(app: FastifyInstance, deps: { operators: Ope
     async () => ({ data: (await deps.operators.list()).map(operatorView) }),
   );
 
-  app.patch(
+  app.patch<RouteRequest<'PATCH /admin/v1/operators/:operator_id'>>(
     '/admin/v1/operators/:operator_id',
     {
       ...adminRouteOptions,
@@ -81,8 +81,8 @@ export function adminOperatorRoutes(app: FastifyInstance, deps: { operators: Ope
       },
     },
     async (request) => {
-      const { operator_id } = request.params as { operator_id: string };
-      const body = request.body as { name?: string; role?: OperatorRole; disabled?: boolean; password?: string };
+      const { operator_id } = request.params;
+      const body = request.body;
       if (body.password !== undefined) {
         const problem = passwordProblem(body.password);
         if (problem) throw AdminError.invalid(problem);

@@ -1,4 +1,4 @@
-import { isId, ROUTE_SCHEMAS as R, type PayoutStatus } from '@payrail/protocol';
+import { isId, ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { MerchantService } from '../../services/MerchantService.ts';
 import type { PayoutAdminService } from '../../services/PayoutAdminService.ts';
@@ -14,7 +14,7 @@ export function adminPayoutRoutes(
   app: FastifyInstance,
   deps: { payoutAdmin: PayoutAdminService; merchants: MerchantService; webhookAdmin: WebhookAdminService },
 ) {
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/payouts'>>(
     '/admin/v1/payouts',
     {
       ...adminRouteOptions,
@@ -26,14 +26,7 @@ export function adminPayoutRoutes(
       },
     },
     async (request) => {
-      const q = request.query as {
-        merchant_id?: string;
-        status?: PayoutStatus;
-        limit?: string;
-        cursor?: string;
-        from?: string;
-        to?: string;
-      };
+      const q = request.query;
       const limit = pageLimit(q.limit);
       const after = decodeCursor(q.cursor, (key) => isId('payout', key));
       const rows = await deps.payoutAdmin.page({
@@ -48,7 +41,7 @@ export function adminPayoutRoutes(
     },
   );
 
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/payouts/:transaction_id'>>(
     '/admin/v1/payouts/:transaction_id',
     {
       ...adminRouteOptions,
@@ -60,7 +53,7 @@ export function adminPayoutRoutes(
       },
     },
     async (request) => {
-      const { transaction_id } = request.params as { transaction_id: string };
+      const { transaction_id } = request.params;
       const payout = await deps.payoutAdmin.get(transaction_id);
       if (!payout) throw AdminError.notFound('payout');
       const [view] = await withMerchantNames(deps.merchants, [adminPayoutView(payout)]);
@@ -68,7 +61,7 @@ export function adminPayoutRoutes(
     },
   );
 
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/payouts/:transaction_id/timeline'>>(
     '/admin/v1/payouts/:transaction_id/timeline',
     {
       ...adminRouteOptions,
@@ -80,14 +73,14 @@ export function adminPayoutRoutes(
       },
     },
     async (request) => {
-      const { transaction_id } = request.params as { transaction_id: string };
+      const { transaction_id } = request.params;
       const events = await deps.payoutAdmin.timeline(transaction_id);
       if (!events) throw AdminError.notFound('payout');
       return { transaction_id, events, deliveries: await deliverySummary(deps.webhookAdmin, transaction_id) };
     },
   );
 
-  app.post(
+  app.post<RouteRequest<'POST /admin/v1/payouts/:transaction_id/resolve'>>(
     '/admin/v1/payouts/:transaction_id/resolve',
     {
       ...adminRouteOptions,
@@ -100,8 +93,8 @@ export function adminPayoutRoutes(
       },
     },
     async (request) => {
-      const { transaction_id } = request.params as { transaction_id: string };
-      const body = request.body as { status: 'SUCCESS' | 'FAILED'; utr_number?: string };
+      const { transaction_id } = request.params;
+      const body = request.body;
       const outcome = await deps.payoutAdmin.resolve(
         transaction_id,
         body.status,
@@ -114,7 +107,7 @@ export function adminPayoutRoutes(
     },
   );
 
-  app.post(
+  app.post<RouteRequest<'POST /admin/v1/payouts/:transaction_id/return'>>(
     '/admin/v1/payouts/:transaction_id/return',
     {
       ...adminRouteOptions,
@@ -137,8 +130,8 @@ export function adminPayoutRoutes(
       },
     },
     async (request) => {
-      const { transaction_id } = request.params as { transaction_id: string };
-      const { reason } = request.body as { reason: string };
+      const { transaction_id } = request.params;
+      const { reason } = request.body;
       // The reason is the point of the action: kept in the audit log with it.
       request.auditNote = `reason: ${JSON.stringify(reason)}`;
       const outcome = await deps.payoutAdmin.returnPayout(transaction_id, reason.trim(), historyActor(request));

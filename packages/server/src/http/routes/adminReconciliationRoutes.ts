@@ -1,4 +1,4 @@
-import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
+import { ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import { formatPaise } from '@payrail/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RECON_RESULTS, RUN_ID_PATTERN } from '../../domain/reconciliation.ts';
@@ -228,7 +228,7 @@ export function adminReconciliationRoutes(app: FastifyInstance, deps: { reconcil
     );
   });
 
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/reconciliation/runs'>>(
     '/admin/v1/reconciliation/runs',
     {
       ...adminRouteOptions,
@@ -240,7 +240,7 @@ export function adminReconciliationRoutes(app: FastifyInstance, deps: { reconcil
       },
     },
     async (request) => {
-      const q = request.query as { limit?: string; cursor?: string };
+      const q = request.query;
       const limit = pageLimit(q.limit);
       const before = decodeCursor(q.cursor, (key) => RUN_ID_PATTERN.test(key));
       const rows = await deps.reconciliation.page({ limit: limit + 1, before });
@@ -249,7 +249,7 @@ export function adminReconciliationRoutes(app: FastifyInstance, deps: { reconcil
     },
   );
 
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/reconciliation/runs/:run_id'>>(
     '/admin/v1/reconciliation/runs/:run_id',
     {
       ...adminRouteOptions,
@@ -263,8 +263,8 @@ export function adminReconciliationRoutes(app: FastifyInstance, deps: { reconcil
       },
     },
     async (request, reply) => {
-      const { run_id } = request.params as { run_id: string };
-      const { format } = request.query as { format?: 'json' | 'csv' };
+      const { run_id } = request.params;
+      const { format } = request.query;
       const found = RUN_ID_PATTERN.test(run_id) ? await deps.reconciliation.run(run_id) : null;
       if (!found) throw AdminError.notFound('reconciliation run');
       if (format === 'csv') {
@@ -277,7 +277,7 @@ export function adminReconciliationRoutes(app: FastifyInstance, deps: { reconcil
     },
   );
 
-  app.post(
+  app.post<RouteRequest<'POST /admin/v1/reconciliation/runs/:run_id/items/:item_id/close'>>(
     '/admin/v1/reconciliation/runs/:run_id/items/:item_id/close',
     {
       ...adminRouteOptions,
@@ -294,8 +294,8 @@ export function adminReconciliationRoutes(app: FastifyInstance, deps: { reconcil
       },
     },
     async (request) => {
-      const { run_id, item_id } = request.params as { run_id: string; item_id: string };
-      const reason = (request.body as { reason: string }).reason.trim();
+      const { run_id, item_id } = request.params;
+      const reason = request.body.reason.trim();
       if (!reason) throw AdminError.invalid('reason must say why the exception is closed');
       if (!RUN_ID_PATTERN.test(run_id)) throw AdminError.notFound('reconciliation item');
       const outcome = await deps.reconciliation.close(run_id, BigInt(item_id), actorName(request), reason);

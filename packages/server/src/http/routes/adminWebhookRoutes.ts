@@ -1,7 +1,7 @@
-import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
+import { ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import { parseStatementBound } from '../../domain/statement.ts';
-import type { DeliveryState, WebhookAdminService } from '../../services/WebhookAdminService.ts';
+import type { WebhookAdminService } from '../../services/WebhookAdminService.ts';
 import { AdminError } from '../AdminError.ts';
 import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
 import { deliveryView } from '../views/deliveryView.ts';
@@ -11,7 +11,7 @@ const INT8_MAX = 9_223_372_036_854_775_807n;
 
 /** Operator routes for webhook deliveries: list with their attempts, and replay. */
 export function adminWebhookRoutes(app: FastifyInstance, deps: { webhookAdmin: WebhookAdminService }) {
-  app.get(
+  app.get<RouteRequest<'GET /admin/v1/webhooks/deliveries'>>(
     '/admin/v1/webhooks/deliveries',
     {
       ...adminRouteOptions,
@@ -23,13 +23,7 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { webhookAdmin: W
       },
     },
     async (request) => {
-      const q = request.query as {
-        merchant_id?: string;
-        state?: DeliveryState;
-        subject_id?: string;
-        limit?: string;
-        cursor?: string;
-      };
+      const q = request.query;
       const limit = pageLimit(q.limit);
       // A sequence number is an int8: a cursor beyond it is not one we issued (and would overflow the query).
       const before = decodeCursor(q.cursor, (key) => /^[0-9]{1,19}$/.test(key) && BigInt(key) <= INT8_MAX);
@@ -45,7 +39,7 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { webhookAdmin: W
     },
   );
 
-  app.post(
+  app.post<RouteRequest<'POST /admin/v1/webhooks/deliveries/:id/replay'>>(
     '/admin/v1/webhooks/deliveries/:id/replay',
     {
       ...adminRouteOptions,
@@ -58,13 +52,13 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { webhookAdmin: W
       },
     },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       if (!(await deps.webhookAdmin.replay(id))) throw AdminError.notFound('delivery');
       return reply.code(202).send({ id, state: 'pending' });
     },
   );
 
-  app.post(
+  app.post<RouteRequest<'POST /admin/v1/webhooks/deliveries/replay'>>(
     '/admin/v1/webhooks/deliveries/replay',
     {
       ...adminRouteOptions,
@@ -77,7 +71,7 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { webhookAdmin: W
       },
     },
     async (request, reply) => {
-      const body = request.body as { merchant_id: string; since: string };
+      const body = request.body;
       const since = parseStatementBound(body.since, 'from');
       if (!since) throw AdminError.invalid('since must be an ISO date-time or YYYY-MM-DD');
       const ids = await deps.webhookAdmin.replayFailed(body.merchant_id, since);

@@ -4,6 +4,7 @@ import {
   PayoutCodes,
   ROUTE_SCHEMAS as R,
   withMessage,
+  type RouteRequest,
 } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import { toVerificationWire } from '../../domain/BeneficiaryVerification.ts';
@@ -33,7 +34,7 @@ export function bulkRoutes(app: FastifyInstance, deps: Deps) {
   const auth = requireMerchant(deps.tokens, PayoutCodes.unauthorized);
   const config = { errorStyle: 'payout' as const };
 
-  app.post(
+  app.post<RouteRequest<'POST /payout/v1/bulk'>>(
     '/payout/v1/bulk',
     {
       onRequest: auth,
@@ -61,7 +62,7 @@ export function bulkRoutes(app: FastifyInstance, deps: Deps) {
     },
   );
 
-  app.get(
+  app.get<RouteRequest<'GET /payout/v1/bulk/status'>>(
     '/payout/v1/bulk/status',
     {
       onRequest: auth,
@@ -80,7 +81,7 @@ export function bulkRoutes(app: FastifyInstance, deps: Deps) {
     },
     async (request, reply) => {
       const session = request.session as Session;
-      const { batch_id, cursor } = request.query as { batch_id?: string; cursor?: string };
+      const { batch_id, cursor } = request.query;
       if (!present(batch_id)) {
         throw new RequestRejected(withMessage(PayoutCodes.invalidField, 'batch_id is required'));
       }
@@ -92,7 +93,7 @@ export function bulkRoutes(app: FastifyInstance, deps: Deps) {
     },
   );
 
-  app.post(
+  app.post<RouteRequest<'POST /payout/v1/beneficiary/verify'>>(
     '/payout/v1/beneficiary/verify',
     {
       onRequest: auth,

@@ -1,4 +1,10 @@
-import { CollectionCodes, isId, merchantErrorResponses, ROUTE_SCHEMAS as R } from '@payrail/protocol';
+import {
+  CollectionCodes,
+  isId,
+  merchantErrorResponses,
+  ROUTE_SCHEMAS as R,
+  type RouteRequest,
+} from '@payrail/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import { RequestRejected } from '../../domain/RequestRejected.ts';
@@ -24,7 +30,7 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
   const config = { errorStyle: 'collection' as const };
   // Both forms of collection status are one endpoint: one limit, one counter.
   const statusLimit = deps.statusRateLimit.hook('collection-status');
-  app.post(
+  app.post<RouteRequest<'POST /collection/v1/initiate'>>(
     '/collection/v1/initiate',
     {
       onRequest: requireMerchant(deps.tokens, CollectionCodes.unauthorized),
@@ -50,7 +56,7 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
     },
   );
 
-  app.get(
+  app.get<RouteRequest<'GET /collection/v1/status'>>(
     '/collection/v1/status',
     {
       // The provider interface's rules apply in order: the query is checked before the token (rule 6 comes last).
@@ -71,13 +77,13 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request, reply) => {
-      const { txnId, senderId } = request.query as { txnId?: string; senderId?: string };
+      const { txnId, senderId } = request.query;
       const data = await deps.merchantCollections.status(request.session?.merchant ?? null, { txnId, senderId });
       return sendEnvelope(request, reply, CollectionCodes.fetched, data);
     },
   );
 
-  app.post(
+  app.post<RouteRequest<'POST /collection/v1/status'>>(
     '/collection/v1/status',
     {
       // The token comes first on this form: without it the payload cannot be read (4008), then 4014.
@@ -108,7 +114,7 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
     },
   );
 
-  app.get(
+  app.get<RouteRequest<'GET /collection/v1/qr'>>(
     '/collection/v1/qr',
     {
       onRequest: requireMerchant(deps.tokens, CollectionCodes.unauthorized),
@@ -122,7 +128,7 @@ export function collectionRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request, reply) => {
-      const { txnId, format } = request.query as { txnId?: string; format?: 'svg' | 'png' };
+      const { txnId, format } = request.query;
       if (!isId('collection', txnId)) throw new RequestRejected(CollectionCodes.malformedTxnId);
       const url = await deps.merchantCollections.intentUrlOf((request.session as Session).merchant, txnId);
       if (!url) throw new RequestRejected(CollectionCodes.notFound);

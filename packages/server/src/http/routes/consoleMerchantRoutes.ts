@@ -1,4 +1,4 @@
-import { formatPaise, isId, ROUTE_SCHEMAS as R, type CollectionStatus, type PayoutStatus } from '@payrail/protocol';
+import { formatPaise, isId, ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Mode } from '../../config.ts';
 import QRCode from 'qrcode';
@@ -14,9 +14,9 @@ import type { MerchantService } from '../../services/MerchantService.ts';
 import type { PayoutAdminService } from '../../services/PayoutAdminService.ts';
 import type { StatsService } from '../../services/StatsService.ts';
 import type { WalletStatementService } from '../../services/WalletStatementService.ts';
-import type { DeliveryState, WebhookAdminService } from '../../services/WebhookAdminService.ts';
+import type { WebhookAdminService } from '../../services/WebhookAdminService.ts';
 import { AdminError } from '../AdminError.ts';
-import { answerStatement, type StatementQuery } from '../answerStatement.ts';
+import { answerStatement } from '../answerStatement.ts';
 import { batchKeyOf, parseBatchKey } from '../batchKey.ts';
 import { clearSessionCookie, consoleCookieNames, readCookie, secureCookies } from '../consoleCookies.ts';
 import { createdRange, deliverySummary } from '../consoleListing.ts';
@@ -66,7 +66,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
   const MERCHANT_COOKIE = consoleCookieNames(secure).merchant;
   const who = (m: Merchant) => ({ name: `merchant:${m.id}`, displayName: m.name, role: 'merchant' });
 
-  app.post(
+  app.post<RouteRequest<'POST /console/api/merchant/session'>>(
     '/console/api/merchant/session',
     {
       ...adminRouteOptions,
@@ -79,7 +79,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request, reply) => {
-      const body = request.body as { api_key: string; secret_key: string };
+      const body = request.body;
       // One spelling for the throttle and the lookup: a variant of the key must not get a fresh counter.
       const apiKey = signInApiKey(body.api_key);
       const { subject, answer } = await consoleSignIn(deps, request, reply, {
@@ -188,7 +188,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
     );
 
-    scope.get(
+    scope.get<RouteRequest<'GET /console/api/merchant/wallets/:wallet_id/statement'>>(
       '/console/api/merchant/wallets/:wallet_id/statement',
       {
         ...adminRouteOptions,
@@ -200,12 +200,12 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         },
       },
       async (request, reply) => {
-        const { wallet_id } = request.params as { wallet_id: string };
-        return answerStatement(reply, deps.statements, wallet_id, request.query as StatementQuery, scopeOf(request));
+        const { wallet_id } = request.params;
+        return answerStatement(reply, deps.statements, wallet_id, request.query, scopeOf(request));
       },
     );
 
-    scope.get(
+    scope.get<RouteRequest<'GET /console/api/merchant/payouts'>>(
       '/console/api/merchant/payouts',
       {
         ...adminRouteOptions,
@@ -217,13 +217,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         },
       },
       async (request) => {
-        const q = request.query as {
-          status?: PayoutStatus;
-          limit?: string;
-          cursor?: string;
-          from?: string;
-          to?: string;
-        };
+        const q = request.query;
         const limit = pageLimit(q.limit);
         const after = decodeCursor(q.cursor, (key) => isId('payout', key));
         const rows = await deps.payoutAdmin.page(
@@ -235,7 +229,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
     );
 
-    scope.get(
+    scope.get<RouteRequest<'GET /console/api/merchant/payouts/:transaction_id'>>(
       '/console/api/merchant/payouts/:transaction_id',
       {
         ...adminRouteOptions,
@@ -247,14 +241,14 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         },
       },
       async (request) => {
-        const { transaction_id } = request.params as { transaction_id: string };
+        const { transaction_id } = request.params;
         const payout = await deps.payoutAdmin.get(transaction_id, scopeOf(request));
         if (!payout) throw AdminError.notFound('payout');
         return adminPayoutView(payout);
       },
     );
 
-    scope.get(
+    scope.get<RouteRequest<'GET /console/api/merchant/payouts/:transaction_id/timeline'>>(
       '/console/api/merchant/payouts/:transaction_id/timeline',
       {
         ...adminRouteOptions,
@@ -266,7 +260,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         },
       },
       async (request) => {
-        const { transaction_id } = request.params as { transaction_id: string };
+        const { transaction_id } = request.params;
         const scope = scopeOf(request);
         const events = await deps.payoutAdmin.timeline(transaction_id, scope);
         if (!events) throw AdminError.notFound('payout');
@@ -278,7 +272,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
     );
 
-    scope.get(
+    scope.get<RouteRequest<'GET /console/api/merchant/collections'>>(
       '/console/api/merchant/collections',
       {
         ...adminRouteOptions,
@@ -290,13 +284,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         },
       },
       async (request) => {
-        const q = request.query as {
-          status?: CollectionStatus;
-          limit?: string;
-          cursor?: string;
-          from?: string;
-          to?: string;
-        };
+        const q = request.query;
         const limit = pageLimit(q.limit);
         const after = decodeCursor(q.cursor, (key) => isId('collection', key));
         const rows = await deps.collections.page(
@@ -308,7 +296,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
     );
 
-    scope.get(
+    scope.get<RouteRequest<'GET /console/api/merchant/collections/:txnId'>>(
       '/console/api/merchant/collections/:txnId',
       {
         ...adminRouteOptions,
@@ -320,14 +308,14 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         },
       },
       async (request) => {
-        const { txnId } = request.params as { txnId: string };
+        const { txnId } = request.params;
         const found = await deps.collections.find(txnId, scopeOf(request));
         if (!found) throw AdminError.notFound('collection');
         return adminCollectionView(found, deps.collections.wire(found));
       },
     );
 
-    scope.get(
+    scope.get<RouteRequest<'GET /console/api/merchant/collections/:txnId/qr'>>(
       '/console/api/merchant/collections/:txnId/qr',
       {
         ...adminRouteOptions,
@@ -339,7 +327,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         },
       },
       async (request, reply) => {
-        const { txnId } = request.params as { txnId: string };
+        const { txnId } = request.params;
         const url = isId('collection', txnId)
           ? await deps.merchantCollections.intentUrlOf(merchantOf(request), txnId)
           : null;
@@ -350,7 +338,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
     );
 
-    scope.get(
+    scope.get<RouteRequest<'GET /console/api/merchant/batches'>>(
       '/console/api/merchant/batches',
       {
         ...adminRouteOptions,
@@ -362,7 +350,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         },
       },
       async (request) => {
-        const q = request.query as { limit?: string; cursor?: string; from?: string; to?: string };
+        const q = request.query;
         const limit = pageLimit(q.limit);
         const key = decodeCursor(q.cursor, (k) => parseBatchKey(k) !== null);
         const rows = await deps.bulkPayouts.page(
@@ -374,7 +362,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
     );
 
-    scope.get(
+    scope.get<RouteRequest<'GET /console/api/merchant/batches/:batch_id'>>(
       '/console/api/merchant/batches/:batch_id',
       {
         ...adminRouteOptions,
@@ -386,7 +374,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         },
       },
       async (request) => {
-        const { batch_id } = request.params as { batch_id: string };
+        const { batch_id } = request.params;
         // Looked up under the signed-in merchant only: another merchant's batch id is simply not there.
         const found = await deps.bulkPayouts.get(batch_id, scopeOf(request));
         if (!found) throw AdminError.notFound('batch');
@@ -394,7 +382,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
     );
 
-    scope.get(
+    scope.get<RouteRequest<'GET /console/api/merchant/webhooks/deliveries'>>(
       '/console/api/merchant/webhooks/deliveries',
       {
         ...adminRouteOptions,
@@ -406,7 +394,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         },
       },
       async (request) => {
-        const q = request.query as { state?: DeliveryState; limit?: string; cursor?: string };
+        const q = request.query;
         const limit = pageLimit(q.limit);
         const before = decodeCursor(q.cursor, (key) => /^[0-9]{1,19}$/.test(key));
         const rows = await deps.webhookAdmin.page(
@@ -441,7 +429,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
       },
     );
 
-    scope.post(
+    scope.post<RouteRequest<'POST /console/api/merchant/webhooks/deliveries/:id/replay'>>(
       '/console/api/merchant/webhooks/deliveries/:id/replay',
       {
         ...adminRouteOptions,
@@ -454,7 +442,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
         },
       },
       async (request, reply: FastifyReply) => {
-        const { id } = request.params as { id: string };
+        const { id } = request.params;
         if (!(await deps.webhookAdmin.replay(id, scopeOf(request)))) throw AdminError.notFound('delivery');
         return reply.code(202).send({ id, state: 'pending' });
       },

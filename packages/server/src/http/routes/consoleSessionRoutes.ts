@@ -1,4 +1,4 @@
-import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
+import { ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Mode } from '../../config.ts';
 import type { Operator } from '../../domain/Operator.ts';
@@ -45,7 +45,7 @@ export function consoleSessionRoutes(app: FastifyInstance, deps: Deps) {
       })
       .catch((err: unknown) => request.log.error({ err }, 'audit log write failed'));
 
-  app.post(
+  app.post<RouteRequest<'POST /console/api/session'>>(
     '/console/api/session',
     {
       ...adminRouteOptions,
@@ -57,7 +57,7 @@ export function consoleSessionRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request, reply) => {
-      const body = request.body as { email: string; password: string };
+      const body = request.body;
       // One spelling for the throttle and the lookup: a variant of the address must not get a fresh counter.
       const email = signInEmail(body.email);
       const { subject, answer } = await consoleSignIn(deps, request, reply, {

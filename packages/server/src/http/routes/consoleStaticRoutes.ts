@@ -4,6 +4,7 @@ import {
   OPERATOR_ROLES,
   PAYOUT_STATUSES,
   ROUTE_SCHEMAS as R,
+  type RouteRequest,
 } from '@payrail/protocol';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -115,13 +116,17 @@ export function consoleStaticRoutes(app: FastifyInstance) {
   });
   app.get('/console/', hidden(R['GET /console/']), async (_request, reply) => reply.redirect('/console', 301));
 
-  app.get('/console/assets/*', hidden(R['GET /console/assets/*']), async (request, reply) => {
-    const name = (request.params as { '*': string })['*'];
-    const asset = name.includes('..') ? null : send(name);
-    if (!asset || name === 'index.html') {
-      return reply.code(404).send({ error: { code: 'route_not_found', message: 'No such console file' } });
-    }
-    reply.header('content-type', asset.type).header('cache-control', 'no-cache');
-    return body(request, reply, asset);
-  });
+  app.get<RouteRequest<'GET /console/assets/*'>>(
+    '/console/assets/*',
+    hidden(R['GET /console/assets/*']),
+    async (request, reply) => {
+      const name = request.params['*'];
+      const asset = name.includes('..') ? null : send(name);
+      if (!asset || name === 'index.html') {
+        return reply.code(404).send({ error: { code: 'route_not_found', message: 'No such console file' } });
+      }
+      reply.header('content-type', asset.type).header('cache-control', 'no-cache');
+      return body(request, reply, asset);
+    },
+  );
 }

@@ -1,4 +1,4 @@
-import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
+import { ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { PaymentPageService } from '../../services/PaymentPageService.ts';
 import { newNonce, sendHtml } from '../views/htmlDocument.ts';
@@ -14,7 +14,7 @@ const notFound = { error: { code: 'not_found', message: 'No payment page at this
 export function paymentPageRoutes(app: FastifyInstance, deps: { paymentPages: PaymentPageService; sandbox: boolean }) {
   const config = { errorStyle: 'plain' as const };
 
-  app.get(
+  app.get<RouteRequest<'GET /pay/:token'>>(
     '/pay/:token',
     {
       config,
@@ -25,7 +25,7 @@ export function paymentPageRoutes(app: FastifyInstance, deps: { paymentPages: Pa
       },
     },
     async (request, reply) => {
-      const { token } = request.params as { token: string };
+      const { token } = request.params;
       const nonce = newNonce();
       const view = await deps.paymentPages.view(token);
       if (!view) return sendHtml(reply, 404, renderPaymentNotFound(nonce), nonce);
@@ -39,7 +39,7 @@ export function paymentPageRoutes(app: FastifyInstance, deps: { paymentPages: Pa
     },
   );
 
-  app.get(
+  app.get<RouteRequest<'GET /pay/:token/status'>>(
     '/pay/:token/status',
     {
       config,
@@ -50,7 +50,7 @@ export function paymentPageRoutes(app: FastifyInstance, deps: { paymentPages: Pa
       },
     },
     async (request, reply) => {
-      const { token } = request.params as { token: string };
+      const { token } = request.params;
       const s = await deps.paymentPages.status(token);
       reply.header('cache-control', 'no-store');
       if (!s) return reply.code(404).send(notFound);
@@ -59,7 +59,7 @@ export function paymentPageRoutes(app: FastifyInstance, deps: { paymentPages: Pa
   );
 
   if (!deps.sandbox) return;
-  app.post(
+  app.post<RouteRequest<'POST /pay/:token/simulate'>>(
     '/pay/:token/simulate',
     {
       config,
@@ -72,8 +72,8 @@ export function paymentPageRoutes(app: FastifyInstance, deps: { paymentPages: Pa
       },
     },
     async (request) => {
-      const { token } = request.params as { token: string };
-      const { outcome } = request.body as { outcome: 'SUCCESS' | 'FAILED' };
+      const { token } = request.params;
+      const { outcome } = request.body;
       const s = await deps.paymentPages.simulate(token, outcome);
       return { status: s.status, label: PAYMENT_STATUS_LABEL[s.status], final: s.final };
     },

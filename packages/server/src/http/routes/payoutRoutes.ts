@@ -1,9 +1,12 @@
 import {
   DecryptError,
   decryptJsonObject,
+  encryptedBody,
   merchantErrorResponses,
   PayoutCodes,
   ROUTE_SCHEMAS as R,
+  type FromSchema,
+  type RouteRequest,
 } from '@payrail/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { toPayoutWire } from '../../domain/Payout.ts';
@@ -22,15 +25,17 @@ interface Deps {
   statusRateLimit: StatusRateLimit;
 }
 
-/** The decrypted request of an encrypted POST; 4014 when it is not a JSON object under the session's keys. */
-export function decryptPayload(request: FastifyRequest, undecryptable: RequestRejected['def']) {
+/**
+ * The decrypted request of an encrypted POST; 4014 when it is not a JSON object under the session's keys. Its
+ * routes' body schema is `encryptedBody`, which validation has checked by now (an object; `payload` may be absent).
+ */
+export function decryptPayload(
+  request: FastifyRequest<{ Body: FromSchema<typeof encryptedBody> }>,
+  undecryptable: RequestRejected['def'],
+) {
   const session = request.session as Session;
   try {
-    return decryptJsonObject(
-      (request.body as { payload?: unknown } | undefined)?.payload,
-      session.scheme,
-      session.merchant,
-    );
+    return decryptJsonObject(request.body.payload, session.scheme, session.merchant);
   } catch (err) {
     if (err instanceof DecryptError) throw new RequestRejected(undecryptable);
     throw err;
@@ -42,7 +47,7 @@ export function payoutRoutes(app: FastifyInstance, deps: Deps) {
   const auth = requireMerchant(deps.tokens, PayoutCodes.unauthorized);
   const config = { errorStyle: 'payout' as const };
 
-  app.post(
+  app.post<RouteRequest<'POST /payout/v1/initiate'>>(
     '/payout/v1/initiate',
     {
       onRequest: auth,
@@ -65,7 +70,7 @@ export function payoutRoutes(app: FastifyInstance, deps: Deps) {
     },
   );
 
-  app.get(
+  app.get<RouteRequest<'GET /payout/v1/status'>>(
     '/payout/v1/status',
     {
       onRequest: auth,
@@ -81,7 +86,7 @@ export function payoutRoutes(app: FastifyInstance, deps: Deps) {
     },
     async (request, reply) => {
       const session = request.session as Session;
-      const { transaction_id, sender_id } = request.query as { transaction_id?: string; sender_id?: string };
+      const { transaction_id, sender_id } = request.query;
       if (!present(transaction_id) && !present(sender_id)) throw new RequestRejected(PayoutCodes.neitherIdentifier);
       if (present(transaction_id) && present(sender_id)) throw new RequestRejected(PayoutCodes.bothIdentifiers);
       const payout = await deps.payouts.find(
@@ -93,7 +98,7 @@ export function payoutRoutes(app: FastifyInstance, deps: Deps) {
     },
   );
 
-  app.get(
+  app.get<RouteRequest<'GET /payout/v1/balance'>>(
     '/payout/v1/balance',
     {
       onRequest: auth,
@@ -108,7 +113,7 @@ export function payoutRoutes(app: FastifyInstance, deps: Deps) {
     },
     async (request, reply) => {
       const session = request.session as Session;
-      const { wallet_id } = request.query as { wallet_id?: string };
+      const { wallet_id } = request.query;
       if (!present(wallet_id)) throw new RequestRejected(PayoutCodes.walletIdMissing);
       const balance = await deps.payouts.balance(session.merchant.id, wallet_id);
       if (!balance) throw new RequestRejected(PayoutCodes.walletNotFound);

@@ -1,6 +1,11 @@
-import { CollectionCodes, merchantErrorResponses, ROUTE_SCHEMAS as R, withMessage } from '@payrail/protocol';
+import {
+  CollectionCodes,
+  merchantErrorResponses,
+  ROUTE_SCHEMAS as R,
+  withMessage,
+  type RouteRequest,
+} from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { FinalOutcome } from '../../services/CollectionOutcomes.ts';
 import type { CollectionSimulator } from '../../services/CollectionSimulator.ts';
 import type { Session, TokenService } from '../../services/TokenService.ts';
 import { sendEnvelope } from '../plugins/errorHandler.ts';
@@ -16,7 +21,7 @@ export function sandboxRoutes(
   deps: { tokens: TokenService; collectionSimulator: CollectionSimulator },
 ) {
   const invalidOutcome = withMessage(CollectionCodes.invalidField, 'Invalid outcome: use SUCCESS, FAILED or PENDING');
-  app.post(
+  app.post<RouteRequest<'POST /sandbox/v1/collections/:txnId/simulate'>>(
     '/sandbox/v1/collections/:txnId/simulate',
     {
       onRequest: requireMerchant(deps.tokens, CollectionCodes.unauthorized),
@@ -35,8 +40,8 @@ export function sandboxRoutes(
     },
     async (request, reply) => {
       const session = request.session as Session;
-      const { txnId } = request.params as { txnId: string };
-      const { outcome, utr } = request.body as { outcome: FinalOutcome; utr?: string };
+      const { txnId } = request.params;
+      const { outcome, utr } = request.body;
       const data = await deps.collectionSimulator.simulate(session.merchant.id, txnId, outcome, utr);
       return sendEnvelope(request, reply, CollectionCodes.simulated, data);
     },
