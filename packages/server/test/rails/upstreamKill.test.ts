@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, spawnServer, type ChildServer } from '../support/childServer.ts';
-import { FaultProxy } from '../support/faultProxy.ts';
 import { createMerchant, http, MerchantClient, type TestMerchant } from '../support/merchantClient.ts';
 import { payoutRequest, SANDBOX, senderId } from '../support/payoutFixtures.ts';
 import { startTestServer, type TestServer } from '../support/testServer.ts';
 import { eventually } from '../support/webhookReceiver.ts';
-
-/** The upstream's initiation route as the downstream calls it (PAYRAIL_UPSTREAM_URL ends in /api). */
-const INITIATE = '/api/payout/v1/initiate';
 
 /*
  * The downstream Payrail killed with SIGKILL again and again while it hands payouts to the upstream (between the
@@ -24,9 +22,52 @@ const ADMIN_TOKEN = 'upstream-kill-admin-token-of-32-characters';
 const KILLS = 4;
 const PAYOUTS_PER_ROUND = 12;
 
+/** Forwards to the upstream, holding each initiation a little so that kills land while it is in flight. */
+class SlowProxy {
+  posts = 0;
+  target = '';
+  url = '';
+  private server: Server | null = null;
+
+  async start(): Promise<this> {
+    this.server = createHttpServer((req, res) => {
+      const isPost = req.method === 'POST' && (req.url ?? '').endsWith('/payout/v1/initiate');
+      if (isPost) this.posts++;
+      const forward = () => {
+        const upstream = httpRequest(new URL(req.url ?? '/', this.target), {
+          method: req.method,
+          headers: req.headers,
+        });
+        upstream.on('response', (answer) => {
+          // The answer is held too: the upstream has acted, the downstream may die before it hears of it.
+          setTimeout(
+            () => {
+              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              answer.pipe(res);
+            },
+            isPost ? 40 : 0,
+          );
+        });
+        upstream.on('error', () => req.socket.destroy());
+        req.pipe(upstream);
+      };
+      if (isPost) setTimeout(forward, 20);
+      else forward();
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server?.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+}
+
 describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('the downstream killed during submissions', () => {
   let up: TestServer;
-  let proxy: FaultProxy;
+  let proxy: SlowProxy;
   let account: TestMerchant;
   let databaseUrl = '';
   let database = '';
@@ -67,10 +108,8 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('the downstream killed du
   beforeAll(async () => {
     up = await startTestServer('pglite', { env: { PAYRAIL_SANDBOX_STEP_MS: '30' } });
     account = await createMerchant(up.url, 'Treasury', '1000000.00');
-    proxy = await new FaultProxy().start();
+    proxy = await new SlowProxy().start();
     proxy.target = up.url;
-    // Each initiation is held a little, going and coming back, so that kills land while one is in flight.
-    proxy.hold = (method, path) => (method === 'POST' && path === INITIATE ? 30 : 0);
     database = `payrail_kill_${randomBytes(4).toString('hex')}`;
     await adminClient(`CREATE DATABASE ${database}`);
     const url = new URL(process.env.TEST_DATABASE_URL as string);
@@ -160,7 +199,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('the downstream killed du
     // is answered 4009 and read back. Neither moves money twice: that rests on the read-back and on the upstream
     // holding one payout per sender_id, which the queries above check.
     console.log(
-      `upstream kill test: ${acknowledged.length} acknowledged, ${held[0]?.n} at the upstream, ${proxy.count(`POST ${INITIATE}`)} initiation requests, ${KILLS} kills`,
+      `upstream kill test: ${acknowledged.length} acknowledged, ${held[0]?.n} at the upstream, ${proxy.posts} initiation requests, ${KILLS} kills`,
     );
   });
 });
