@@ -12,6 +12,7 @@ export type StatementOutcome =
   | {
       ok: true;
       statement: Statement;
+      merchantId: string;
       /** When it was read (the composition root's clock): the end of a statement without `to`. */
       readAt: Date;
     }
@@ -44,6 +45,7 @@ export class WalletStatementService {
       return {
         ok: true,
         statement: buildStatement(walletId, range, opening, rows),
+        merchantId: wallet.merchantId,
         readAt: new Date(this.clock()),
       };
     });
