@@ -47,6 +47,8 @@ export interface Config {
    * timeout). After a crash, what the dead process held waits this long before any instance takes it again.
    */
   workerLeaseMs: number;
+  /** SIGTERM: how long in-flight HTTP requests may take before their connections are closed. */
+  shutdownGraceMs: number;
   /** How long a console sign-in lasts (PAYRAIL_CONSOLE_SESSION_TTL, default 8h). */
   consoleSessionTtlMs: number;
   /** Operator credits above this many paise wait for a second operator (PAYRAIL_CREDIT_APPROVAL_ABOVE). */

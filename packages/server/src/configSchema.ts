@@ -175,6 +175,12 @@ export const SETTINGS = table([
     wholeNumber(60_000, 1000),
     'how long claimed work stays reserved for its instance',
   ),
+  one(
+    'shutdownGraceMs',
+    'PAYRAIL_SHUTDOWN_GRACE_MS',
+    wholeNumber(10_000, 0),
+    'how long a stopping server waits for in-flight requests before it closes their connections',
+  ),
   one('consoleSessionTtlMs', 'PAYRAIL_CONSOLE_SESSION_TTL', duration('8h'), 'console session lifetime'),
   one(
     'creditApprovalAbove',

@@ -138,6 +138,8 @@ export function merchantApiPath(url: string): string {
 
 /** SECURITY.md: a body over 64 KiB is 4000 with HTTP 413 (the bulk route sets its own, larger limit). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
+/** How long a request may take to arrive whole, from its first byte. */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** The Fastify application: plugins, then thin routes over the services the composition root built. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -152,6 +154,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: frameworkErrorHandler,
     // Requests that reach us while we drain are served, not refused (see registerGracefulClose).
     return503OnClosing: false,
+    // Fastify's default is no limit: a client that stalls mid-request would hold its connection for ever (408).
+    requestTimeout: REQUEST_TIMEOUT_MS,
   });
   app.decorateRequest('session', null);
   app.decorateRequest('actor', null);
@@ -176,7 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
   registerErrorHandler(app);
-  registerGracefulClose(app);
+  registerGracefulClose(app, deps.config.shutdownGraceMs);
   registerBodyParsing(app);
   // Before any route or plugin, so that every answer inherits the headers.
   await registerSecurityHeaders(app, deps.config);

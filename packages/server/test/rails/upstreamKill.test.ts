@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, spawnServer, type ChildServer } from '../support/childServer.ts';
+import { FaultProxy } from '../support/faultProxy.ts';
 import { createMerchant, http, MerchantClient, type TestMerchant } from '../support/merchantClient.ts';
 import { payoutRequest, SANDBOX, senderId } from '../support/payoutFixtures.ts';
 import { startTestServer, type TestServer } from '../support/testServer.ts';
@@ -22,52 +21,9 @@ const ADMIN_TOKEN = 'upstream-kill-admin-token-of-32-characters';
 const KILLS = 4;
 const PAYOUTS_PER_ROUND = 12;
 
-/** Forwards to the upstream, holding each initiation a little so that kills land while it is in flight. */
-class SlowProxy {
-  posts = 0;
-  target = '';
-  url = '';
-  private server: Server | null = null;
-
-  async start(): Promise<this> {
-    this.server = createHttpServer((req, res) => {
-      const isPost = req.method === 'POST' && (req.url ?? '').endsWith('/payout/v1/initiate');
-      if (isPost) this.posts++;
-      const forward = () => {
-        const upstream = httpRequest(new URL(req.url ?? '/', this.target), {
-          method: req.method,
-          headers: req.headers,
-        });
-        upstream.on('response', (answer) => {
-          // The answer is held too: the upstream has acted, the downstream may die before it hears of it.
-          setTimeout(
-            () => {
-              res.writeHead(answer.statusCode ?? 502, answer.headers);
-              answer.pipe(res);
-            },
-            isPost ? 40 : 0,
-          );
-        });
-        upstream.on('error', () => req.socket.destroy());
-        req.pipe(upstream);
-      };
-      if (isPost) setTimeout(forward, 20);
-      else forward();
-    });
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server?.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
-  }
-}
-
 describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('the downstream killed during submissions', () => {
   let up: TestServer;
-  let proxy: SlowProxy;
+  let proxy: FaultProxy;
   let account: TestMerchant;
   let databaseUrl = '';
   let database = '';
@@ -108,8 +64,12 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('the downstream killed du
   beforeAll(async () => {
     up = await startTestServer('pglite', { env: { PAYRAIL_SANDBOX_STEP_MS: '30' } });
     account = await createMerchant(up.url, 'Treasury', '1000000.00');
-    proxy = await new SlowProxy().start();
+    proxy = await new FaultProxy().start();
     proxy.target = up.url;
+    // Initiations are held on the way there and back, so that kills land while one is in flight, before the
+    // upstream saw it or after it acted and before the downstream heard.
+    proxy.hold = (method, path) =>
+      method === 'POST' && path.endsWith('/payout/v1/initiate') ? { request: 20, answer: 40 } : null;
     database = `payrail_kill_${randomBytes(4).toString('hex')}`;
     await adminClient(`CREATE DATABASE ${database}`);
     const url = new URL(process.env.TEST_DATABASE_URL as string);
@@ -199,7 +159,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('the downstream killed du
     // is answered 4009 and read back. Neither moves money twice: that rests on the read-back and on the upstream
     // holding one payout per sender_id, which the queries above check.
     console.log(
-      `upstream kill test: ${acknowledged.length} acknowledged, ${held[0]?.n} at the upstream, ${proxy.posts} initiation requests, ${KILLS} kills`,
+      `upstream kill test: ${acknowledged.length} acknowledged, ${held[0]?.n} at the upstream, ${proxy.seen.filter((s) => s.startsWith('POST') && s.endsWith('/payout/v1/initiate')).length} initiation requests, ${KILLS} kills`,
     );
   });
 });

@@ -8,11 +8,21 @@ import type { FastifyInstance } from 'fastify';
  *
  * Requests that arrive on an open connection while closing are still served (Fastify's default answers them 503
  * with its own body): the database stays open until the HTTP server has drained.
+ *
+ * Draining ends after `graceMs` whatever is left: a client that sent its headers and never the whole body keeps
+ * its request in flight (no answer, no idle moment), and `app.close()` waited for it without end. Real time, not
+ * the injected clock: this bounds how long the process takes to exit, which only a real timer can.
  */
-export function registerGracefulClose(app: FastifyInstance) {
+export function registerGracefulClose(app: FastifyInstance, graceMs: number) {
   let closing = false;
+  let deadline: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
     closing = true;
+    deadline = setTimeout(() => app.server.closeAllConnections(), graceMs);
+    deadline.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearTimeout(deadline);
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');
