@@ -834,7 +834,7 @@ export const reconCloseBody = {
 export const bankFileLimitQuery = {
   type: 'object',
   // Text like every other list's limit: the server does not coerce query strings, so an integer schema refused
-  // `?limit=5` with 400. Read by bankFileLimit (1–500, default 100).
+  // `?limit=5` with 400. Clamped to 1–500, default 100, by the route (pageLimit).
   properties: { limit: { type: 'string', pattern: '^[0-9]{1,6}$' } },
 } as const;
 

@@ -12,6 +12,7 @@ import {
   useLoad,
   useState,
 } from '../lib.js';
+import { StatementRange } from '../shared/StatementRange.js';
 import { can } from './can.js';
 import { idLink } from './idLink.js';
 
@@ -83,16 +84,12 @@ export function Wallet({ session, params: [id] }) {
     </section>`
     }
     <h2>Statement</h2>
-    <form class="row" onSubmit=${(e) => {
-      e.preventDefault();
-      const f = new FormData(e.currentTarget);
-      setRange({ from: String(f.get('from') || ''), to: String(f.get('to') || '') });
-    }}>
-      <${Field} id="from" label="From (IST day)"><input id="from" name="from" type="date" /></${Field}>
-      <${Field} id="to" label="To (IST day, inclusive)"><input id="to" name="to" type="date" /></${Field}>
-      <button type="submit" class="secondary">Show</button>
-      <a class="button secondary" data-testid="csv" href=${`/admin/v1/wallets/${enc(id)}/statement${qs({ ...range, format: 'csv' })}`} download>Export CSV</a>
-    </form>
+    <${StatementRange}
+      statementUrl=${`/admin/v1/wallets/${enc(id)}/statement`}
+      range=${range}
+      setRange=${setRange}
+      csvTestId="csv"
+    />
     <${ErrorNotice} error=${statement.error} />
     ${
       statement.data &&

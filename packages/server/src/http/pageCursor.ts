@@ -15,9 +15,9 @@ export function decodeCursor(cursor: string | undefined, valid: (key: string) =>
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
 
-/** The page size a list route serves: `limit` clamped to 1–200, default 50. */
-export function pageLimit(limit: string | undefined): number {
-  return Math.min(Math.max(Number(limit ?? DEFAULT_PAGE_SIZE), 1), MAX_PAGE_SIZE);
+/** The page size a list route serves: `limit` clamped to 1–`max` (200), `fallback` (50) when absent. */
+export function pageLimit(limit: string | undefined, fallback = DEFAULT_PAGE_SIZE, max = MAX_PAGE_SIZE): number {
+  return Math.min(Math.max(Number(limit ?? fallback), 1), max);
 }
 
 /** A page: the items, and the cursor of the next page when there may be one. */

@@ -12,7 +12,6 @@ export type StatementOutcome =
   | {
       ok: true;
       statement: Statement;
-      merchantId: string;
       /** When it was read (the composition root's clock): the end of a statement without `to`. */
       readAt: Date;
     }
@@ -45,7 +44,6 @@ export class WalletStatementService {
       return {
         ok: true,
         statement: buildStatement(walletId, range, opening, rows),
-        merchantId: wallet.merchantId,
         readAt: new Date(this.clock()),
       };
     });

@@ -1,14 +1,17 @@
-import { ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
-import { formatPaise } from '@payrail/protocol';
+import { formatPaise, ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { BankFileService } from '../../services/BankFileService.ts';
 import { AdminError } from '../AdminError.ts';
+import { pageLimit } from '../pageCursor.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
 /** A MsgId as Payrail writes them (and nothing that could leave the header). */
 const MSG_ID = /^[A-Za-z0-9-]{1,35}$/;
 
-/** GET /admin/v1/bankfiles, /admin/v1/bankfiles/{MsgId} and /admin/v1/bankfiles/inbound (docs/operator/bank-files.md). */
+/**
+ * GET /admin/v1/bankfiles, /admin/v1/bankfiles/{MsgId} and /admin/v1/bankfiles/inbound (docs/operator/bank-files.md).
+ * The lists' `?limit=` is 100 when absent and brought into 1–500 (the other lists': 50, 1–200).
+ */
 export function adminBankFileRoutes(app: FastifyInstance, deps: { bankFiles: BankFileService }) {
   app.get<RouteRequest<'GET /admin/v1/bankfiles'>>(
     '/admin/v1/bankfiles',
@@ -21,7 +24,7 @@ export function adminBankFileRoutes(app: FastifyInstance, deps: { bankFiles: Ban
       },
     },
     async (request) => {
-      const files = await deps.bankFiles.list(bankFileLimit(request.query.limit));
+      const files = await deps.bankFiles.list(pageLimit(request.query.limit, 100, 500));
       return {
         data: files.map((f) => ({
           msg_id: f.msgId,
@@ -47,7 +50,7 @@ export function adminBankFileRoutes(app: FastifyInstance, deps: { bankFiles: Ban
       },
     },
     async (request) => {
-      const files = await deps.bankFiles.inbound(bankFileLimit(request.query.limit));
+      const files = await deps.bankFiles.inbound(pageLimit(request.query.limit, 100, 500));
       return {
         data: files.map((f) => ({
           name: f.name,
@@ -84,9 +87,4 @@ export function adminBankFileRoutes(app: FastifyInstance, deps: { bankFiles: Ban
         .send(xml);
     },
   );
-}
-
-/** `?limit=` of the bank-file lists: 1–500, 100 when absent; out of range is brought into it, as the other lists do. */
-function bankFileLimit(limit: string | undefined): number {
-  return Math.min(Math.max(Number(limit ?? 100), 1), 500);
 }
