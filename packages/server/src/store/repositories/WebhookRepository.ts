@@ -101,25 +101,18 @@ export const WebhookRepository = {
   },
 
   /**
-   * Claims due deliveries under a lease with a fresh owner token. A delivery waits while an earlier event of the
-   * same transaction is still pending, so each transaction's events are attempted in the order they happened.
+   * Claims due deliveries under a lease with a fresh owner token, earliest due first. A delivery waits while an
+   * earlier event of the same transaction is still pending, so each transaction's events are attempted in the order
+   * they happened.
    */
   async claim(q: Queryable, limit: number, leaseMs: number): Promise<WebhookDelivery[]> {
-    const { rows } = await q.query<DeliveryRow>(
-      `UPDATE webhook_deliveries SET locked_until = now() + make_interval(secs => $2::float8 / 1000),
-              lease_owner = $3
-        WHERE id IN (
-          SELECT d.id FROM webhook_deliveries d
-           WHERE d.state = 'pending' AND d.next_attempt_at <= now()
-             AND (d.locked_until IS NULL OR d.locked_until < now())
-             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
-                              WHERE e.subject_id = d.subject_id AND e.seq < d.seq AND e.state = 'pending')
-           ORDER BY d.next_attempt_at
-           LIMIT $1
-           FOR UPDATE SKIP LOCKED)
-        RETURNING *`,
-      [limit, leaseMs, randomUUID()],
-    );
+    // The statement is migration 024's function: it carries the planner settings that keep a claim's cost to its
+    // limit rather than to the backlog.
+    const { rows } = await q.query<DeliveryRow>('SELECT * FROM webhook_deliveries_claim($1, $2, $3)', [
+      limit,
+      leaseMs,
+      randomUUID(),
+    ]);
     return rows.map(toDelivery);
   },
 
