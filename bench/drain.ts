@@ -76,8 +76,8 @@ function backendCpu(databaseUrl: string) {
 
 /**
  * A merchant API call over keep-alive connections: the answer's envelope whatever its code. Plain `http.request`,
- * not `fetch`: this client shares the machine's two cores with the server and its database, and `fetch` cost it about
- * twice the CPU per request (measured: client CPU in the drain's log line), time the server's drain did not get.
+ * not `fetch` (undici's WHATWG layers cost more per request): this client shares the machine's two cores with the
+ * server and its database, so its CPU (printed in the drain's log line) is time the server's drain does not get.
  */
 function call(agent: Agent, url: string, token: string, path: string, body: unknown): Promise<Record<string, unknown>> {
   const payload = Buffer.from(JSON.stringify(body));
