@@ -27,7 +27,17 @@ const CONTRACT_NAMES = ['Literal', 'TemplateElement'].map((node) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', '**/data/**', 'coverage/**', '**/dist/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'data/**',
+      '**/data/**',
+      'coverage/**',
+      '**/dist/**',
+      '**/dist-build-*/**',
+      '**/dist-old-*/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -15,7 +15,17 @@
 //
 // esbuild only transpiles; types are checked by `npm run lint` (and by tsc while emitting the declarations).
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +41,26 @@ const NODE_TARGET = 'node20';
 
 const pkgDir = (name) => join(ROOT, 'packages', name);
 
+/**
+ * A package is built into a folder of its own and swapped in for dist/ at the end (two renames), so that a process
+ * running the package meanwhile (tests run the compiled CLI while another file packs the libraries) never finds dist/
+ * missing or half written.
+ */
+function freshDist(dir) {
+  const fresh = join(dir, `dist-build-${process.pid}`);
+  rmSync(fresh, { recursive: true, force: true });
+  return fresh;
+}
+
+function swapIn(dir, fresh) {
+  const dist = join(dir, 'dist');
+  const old = join(dir, `dist-old-${process.pid}`);
+  rmSync(old, { recursive: true, force: true });
+  if (existsSync(dist)) renameSync(dist, old);
+  renameSync(fresh, dist);
+  rmSync(old, { recursive: true, force: true });
+}
+
 function walk(dir) {
   return readdirSync(dir).flatMap((entry) => {
     const path = join(dir, entry);
@@ -41,8 +71,7 @@ function walk(dir) {
 /** A library: bundled ESM + CommonJS, and declarations for both. */
 async function buildLibrary(name, { bundleAll }) {
   const dir = pkgDir(name);
-  const dist = join(dir, 'dist');
-  rmSync(dist, { recursive: true, force: true });
+  const dist = freshDist(dir);
   const common = {
     entryPoints: [join(dir, 'src/index.ts')],
     bundle: true,
@@ -58,12 +87,20 @@ async function buildLibrary(name, { bundleAll }) {
   await build({ ...common, format: 'cjs', outfile: join(dist, 'cjs/index.js') });
   writeFileSync(join(dist, 'cjs/package.json'), '{ "type": "commonjs" }\n');
   if (bundleAll) assertSelfContained(join(dist, 'esm/index.js'), join(dist, 'cjs/index.js'));
-  if (!withTypes) return;
+  if (withTypes) await buildDeclarations(name, dir, dist, { bundleAll });
+  swapIn(dir, dist);
+}
 
-  // Declarations: tsc writes them to dist/types (the SDK's include protocol's, under protocol/), then they are
-  // fixed up for Node's resolution and copied to both format folders.
+/**
+ * Declarations: tsc writes them to <dist>/types (the SDK's, with the protocol's, to types-raw first), then they are
+ * fixed up for Node's resolution and copied to both format folders. `dist` is the folder being built, not dist/.
+ */
+async function buildDeclarations(name, dir, dist, { bundleAll }) {
   const types = join(dist, 'types');
-  execFileSync(process.execPath, [TSC, '-p', join(dir, 'tsconfig.build.json')], { stdio: 'inherit' });
+  const outDir = join(dist, bundleAll ? 'types-raw' : 'types');
+  execFileSync(process.execPath, [TSC, '-p', join(dir, 'tsconfig.build.json'), '--outDir', outDir], {
+    stdio: 'inherit',
+  });
   if (bundleAll) {
     // tsc wrote packages/{sdk,protocol}/src/*.d.ts under types-raw: the SDK's at the top, the protocol's below.
     const raw = join(dist, 'types-raw');
@@ -101,8 +138,7 @@ function assertSelfContained(...files) {
 async function buildApplication(name) {
   const dir = pkgDir(name);
   const src = join(dir, 'src');
-  const dist = join(dir, 'dist');
-  rmSync(dist, { recursive: true, force: true });
+  const dist = freshDist(dir);
   const all = walk(src);
   await build({
     entryPoints: all.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')),
@@ -131,6 +167,7 @@ async function buildApplication(name) {
     mkdirSync(dirname(to), { recursive: true });
     cpSync(file, to);
   }
+  swapIn(dir, dist);
 }
 
 const BUILDERS = {
