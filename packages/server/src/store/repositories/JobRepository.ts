@@ -73,19 +73,14 @@ export const JobRepository = {
     leaseMs: number,
     kinds?: { kinds: readonly JobKind[]; except?: boolean },
   ): Promise<Job[]> {
-    const filter = kinds ? `AND ${kinds.except ? 'NOT ' : ''}(kind = ANY($4::text[]))` : '';
-    const { rows } = await q.query<JobRow>(
-      `UPDATE jobs SET locked_until = now() + make_interval(secs => $2::float8 / 1000), attempts = attempts + 1,
-              lease_owner = $3
-        WHERE id IN (
-          SELECT id FROM jobs
-           WHERE run_at <= now() AND (locked_until IS NULL OR locked_until < now()) ${filter}
-           ORDER BY run_at
-           LIMIT $1
-           FOR UPDATE SKIP LOCKED)
-        RETURNING id, kind, subject_id, run_at, attempts, lease_owner`,
-      kinds ? [limit, leaseMs, randomUUID(), kinds.kinds] : [limit, leaseMs, randomUUID()],
-    );
+    // Migration 025's function: it carries the planner settings that keep a claim's cost to its limit.
+    const { rows } = await q.query<JobRow>('SELECT * FROM jobs_claim($1, $2, $3, $4::text[], $5)', [
+      limit,
+      leaseMs,
+      randomUUID(),
+      kinds ? [...kinds.kinds] : null,
+      kinds?.except ?? false,
+    ]);
     return rows.map(toJob);
   },
 
