@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request, type Agent, type OutgoingHttpHeaders } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +9,31 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One request over `agent`'s kept-alive connections: the status and the whole body. Plain `http.request`, not
+ * `fetch` (undici's WHATWG layers cost more per request): the load generators share the machine's cores with the
+ * server, so their CPU is time the server does not get.
+ */
+export function send(
+  agent: Agent,
+  url: URL,
+  r: { method: string; path: string; headers: OutgoingHttpHeaders; body?: string | Buffer },
+): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { agent, host: url.hostname, port: url.port, method: r.method, path: r.path, headers: r.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(r.body);
+  });
+}
 
 export async function freePort(): Promise<number> {
   const srv = createServer();

@@ -1,11 +1,11 @@
-import { Agent, createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { Agent, createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { encryptJson } from '@payrail/protocol';
 import pg from 'pg';
 import { adminCall, fundedBenchMerchant } from './benchMerchant.ts';
 import { appName, startBenchServer } from './benchServer.ts';
-import { benchPayout, cpuMsOf, rssOf, sleep } from './common.ts';
+import { benchPayout, cpuMsOf, rssOf, send, sleep } from './common.ts';
 
 /** Payouts drained by the scenario. */
 export const DRAIN_PAYOUTS = Number(process.env.BENCH_DRAIN_PAYOUTS ?? 10_000);
@@ -74,41 +74,15 @@ function backendCpu(databaseUrl: string) {
   };
 }
 
-/**
- * A merchant API call over keep-alive connections: the answer's envelope whatever its code. Plain `http.request`,
- * not `fetch` (undici's WHATWG layers cost more per request): this client shares the machine's two cores with the
- * server and its database, so its CPU (printed in the drain's log line) is time the server's drain does not get.
- */
-function call(agent: Agent, url: string, token: string, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const payload = Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url + path,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'content-length': payload.length,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          try {
-            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>);
-          } catch (err) {
-            reject(err as Error);
-          }
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
+/** A merchant API call over kept-alive connections: the answer's envelope whatever its code. */
+async function call(agent: Agent, url: URL, token: string, path: string, body: unknown) {
+  const { body: answer } = await send(agent, url, {
+    method: 'POST',
+    path,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
   });
+  return JSON.parse(answer.toString('utf8')) as Record<string, unknown>;
 }
 
 /** A webhook receiver that answers 200 at once and counts distinct `payout.success` events. */
@@ -188,6 +162,7 @@ export async function benchDrain(
     const cpuBefore = cpuMsOf(server.child.pid) ?? 0;
     const clientBefore = process.cpuUsage();
     const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+    const target = new URL(server.url);
     const backends = engine === 'postgres' && o.databaseUrl ? backendCpu(o.databaseUrl) : null;
     await backends?.start();
     const started = performance.now();
@@ -200,7 +175,7 @@ export async function benchDrain(
       Array.from({ length: CONNECTIONS }, async () => {
         while (next < bodies.length) {
           const b = bodies[next++] as (typeof bodies)[number];
-          const answer = await call(agent, server.url, b.token, '/payout/v1/initiate', b.body);
+          const answer = await call(agent, target, b.token, '/payout/v1/initiate', b.body);
           if (answer.resp_code !== 2000) {
             throw new Error(
               `drain: initiation ${next} answered ${JSON.stringify(answer)}\n${server.child.output.join('').slice(-2000)}`,

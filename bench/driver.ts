@@ -1,7 +1,7 @@
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { encryptJson } from '@payrail/protocol';
 import autocannon from 'autocannon';
-import { benchPayout, serveIpc, type RawRun } from './common.ts';
+import { benchPayout, send, serveIpc, type RawRun } from './common.ts';
 
 /**
  * The load generator, run in a process of its own (never in the server's): for each plan it precomputes every
@@ -120,21 +120,6 @@ export async function runPlan(plan: DriverPlan): Promise<RawRun> {
   };
 }
 
-function send(agent: Agent, base: URL, method: string, r: Prepared): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { agent, host: base.hostname, port: base.port, method, path: r.path, headers: r.headers },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(r.body);
-  });
-}
-
 /** The open-loop schedule of `paced` plans. */
 export async function runPaced(plan: DriverPlan): Promise<RawRun> {
   const rate = plan.overallRate as number;
@@ -154,8 +139,8 @@ export async function runPaced(plan: DriverPlan): Promise<RawRun> {
       const now = performance.now();
       for (; i < count && start + i * interval <= now; i++) {
         const scheduled = start + i * interval;
-        const p = send(agent, base, method, nextRequest()).then(
-          (status) => {
+        const p = send(agent, base, { method, ...nextRequest() }).then(
+          ({ status }) => {
             latencies.push(performance.now() - scheduled);
             if (status < 200 || status > 299) failures++;
           },
