@@ -10,8 +10,9 @@ import { freePort } from '../../server/test/support/childServer.ts';
 import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../../server/test/support/testServer.ts';
 
 // The built artefacts, as a user gets them: `npm pack` of the SDK and the protocol (each builds first, through
-// prepack), installed into a new project outside the workspace; the compiled CLI; and `npm start`.
-// Everything here builds dist/, so it is the one test file that does (files run in parallel).
+// prepack), installed into a new project outside the workspace; the compiled CLI; and `npm start`. The server and
+// the CLI are built by the tests' global setup (packages/server/test/globalSetup.ts); this is the one test file that
+// rebuilds anything (scripts/build.mjs swaps each package's dist/ in whole, so files running meanwhile are safe).
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -35,8 +36,6 @@ beforeAll(async () => {
       for (const pkg of ['protocol', 'sdk']) {
         await run('npm', ['pack', '--silent', '--pack-destination', project], { cwd: join(ROOT, 'packages', pkg) });
       }
-      // The server and the CLI are not published: build them for the last two tests.
-      await run(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--no-types', 'server', 'cli'], { cwd: ROOT });
     })(),
   ]);
   t = server;

@@ -159,7 +159,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('the downstream killed du
     // is answered 4009 and read back. Neither moves money twice: that rests on the read-back and on the upstream
     // holding one payout per sender_id, which the queries above check.
     console.log(
-      `upstream kill test: ${acknowledged.length} acknowledged, ${held[0]?.n} at the upstream, ${proxy.seen.filter((s) => s.startsWith('POST') && s.endsWith('/payout/v1/initiate')).length} initiation requests, ${KILLS} kills`,
+      `upstream kill test: ${acknowledged.length} acknowledged, ${held[0]?.n} at the upstream, ${proxy.count('POST /api/payout/v1/initiate')} initiation requests, ${KILLS} kills`,
     );
   });
 });
