@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request, type Agent, type OutgoingHttpHeaders } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -51,16 +51,22 @@ export interface Child {
   exited: Promise<number | string>;
 }
 
-/** A Node process from the repository root, its output kept for error messages. */
-function spawnNode(argv: string[], env: NodeJS.ProcessEnv, ipc = false): Child {
-  const child = spawn(process.execPath, argv, {
+/** A Node process (or `command`) from the repository root, its output kept for error messages. */
+function spawnNode(argv: string[], env: NodeJS.ProcessEnv, ipc = false, command = process.execPath): Child {
+  const child = spawn(command, argv, {
     cwd: REPO_ROOT,
     env,
     stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
-  child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
-  child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
+  // BENCH_SERVER_OUTPUT: a file that gets every spawned process's output as well (--trace-gc and the like).
+  const copy = process.env.BENCH_SERVER_OUTPUT;
+  const keep = (c: Buffer) => {
+    output.push(c.toString());
+    if (copy) appendFileSync(copy, c);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const exited = new Promise<number | string>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
   );
@@ -95,9 +101,14 @@ export function buildServer(): Promise<void> {
   return built;
 }
 
-/** The Payrail server as `npm start` runs it (compiled, plain node); call buildServer() first. */
+/**
+ * The Payrail server as `npm start` runs it: its launcher (packages/server/bin/payrail-server, which sets the memory
+ * settings of a process's start) and the compiled JavaScript; call buildServer() first. `nodeFlags` reach Node
+ * through NODE_OPTIONS, so they must be flags NODE_OPTIONS accepts (--cpu-prof, --heap-prof, ...).
+ */
 export function spawnServer(env: NodeJS.ProcessEnv, nodeFlags: string[] = []): Child {
-  return spawnNode([...nodeFlags, 'packages/server/dist/main.js'], env);
+  const options = [env.NODE_OPTIONS, ...nodeFlags].filter(Boolean).join(' ');
+  return spawnNode(['packages/server/bin/payrail-server'], { ...env, NODE_OPTIONS: options }, false, 'sh');
 }
 
 /** Polls `url` until it answers 200. */

@@ -189,19 +189,20 @@ describe('the packed protocol', () => {
   });
 });
 
+/** Records every module Node resolves (ESM loader hook) in $MODULE_LOG, so a test sees the real module graph. */
+const hook = `data:text/javascript,${encodeURIComponent(`
+    import { register } from 'node:module';
+    register('data:text/javascript,' + encodeURIComponent(\`
+      import { appendFileSync } from 'node:fs';
+      export async function resolve(specifier, context, next) {
+        const result = await next(specifier, context);
+        appendFileSync(process.env.MODULE_LOG, result.url + '\\\\n');
+        return result;
+      }\`));`)}`;
+
 describe('the compiled CLI', () => {
   it('runs with plain node, and neither --help nor operator commands load the server', async () => {
     const log = join(project, 'modules.log');
-    // Records every module Node resolves (ESM loader hook), so the test sees the real module graph.
-    const hook = `data:text/javascript,${encodeURIComponent(`
-      import { register } from 'node:module';
-      register('data:text/javascript,' + encodeURIComponent(\`
-        import { appendFileSync } from 'node:fs';
-        export async function resolve(specifier, context, next) {
-          const result = await next(specifier, context);
-          appendFileSync(process.env.MODULE_LOG, result.url + '\\\\n');
-          return result;
-        }\`));`)}`;
     const bin = join(ROOT, 'packages/cli/bin/payrail.js');
     const env = cleanEnv({ MODULE_LOG: log, PAYRAIL_URL: t.url, PAYRAIL_ADMIN_TOKEN: TEST_ADMIN_TOKEN });
     const help = await run(process.execPath, ['--import', hook, bin, '--help'], { env });
@@ -221,14 +222,20 @@ describe('the compiled CLI', () => {
 });
 
 describe('npm start', () => {
-  it('runs the compiled server, and kill -TERM of the npm process stops it gracefully', async () => {
+  it('runs the compiled server through its launcher, and kill -TERM of the npm process stops it gracefully', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'payrail-npm-start-'));
     const port = await freePort();
     // Its own process group, so that the test can see every process it started is gone.
     const npm = spawn('npm', ['start'], {
       cwd: ROOT,
       detached: true,
-      env: cleanEnv({ PAYRAIL_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'silent' }),
+      env: cleanEnv({
+        PAYRAIL_DATA_DIR: dataDir,
+        PORT: String(port),
+        LOG_LEVEL: 'silent',
+        MODULE_LOG: join(dataDir, 'modules.log'),
+        NODE_OPTIONS: `--import ${hook}`,
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -256,8 +263,19 @@ describe('npm start', () => {
         if (Date.now() > deadline || npm.exitCode !== null) throw new Error(`npm start did not come up:\n${output}`);
         await new Promise((r) => setTimeout(r, 250));
       }
-      expect(output).toContain('node packages/server/dist/main.js');
+      expect(output).toContain('packages/server/bin/payrail-server');
       expect(output).not.toMatch(/tsx/);
+      // The launcher's start-only memory settings reach the server process, which is Node itself (exec), npm's child.
+      const [server] = (await readFile(`/proc/${npm.pid}/task/${npm.pid}/children`, 'utf8')).trim().split(' ');
+      const argv = (await readFile(`/proc/${server}/cmdline`, 'utf8')).split('\0');
+      expect(argv[0]).toMatch(/node$/);
+      expect(argv).toContain('--max-semi-space-size=8');
+      expect(argv.some((a) => a.endsWith('dist/main.js'))).toBe(true);
+      expect((await readFile(`/proc/${server}/environ`, 'utf8')).split('\0')).toContain('MALLOC_ARENA_MAX=2');
+      // A server without an SFTP bank does not load the SSH library (its WebAssembly costs ~13 MB resident).
+      const loaded = await readFile(join(dataDir, 'modules.log'), 'utf8');
+      expect(loaded).toContain('/packages/server/dist/main.js');
+      expect(loaded).not.toContain('ssh2');
 
       process.kill(npm.pid as number, 'SIGTERM');
       const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 15_000))]);

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Database, Queryable, QueryResult } from './Database.ts';
 import { PGLITE_START_PARAMS } from './pgliteDatabase.ts';
+import { applyPgliteMemoryProfile } from './pgliteMemoryProfile.ts';
 
 /**
  * The worker thread's code (plain CommonJS, so that it runs alike from the TypeScript sources and from dist/). It
@@ -99,6 +100,7 @@ export async function createPgliteWorkerDatabase(dataDir: string): Promise<Datab
   const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
+    resourceLimits: applyPgliteMemoryProfile(),
     workerData: { entry, dataDir, startParams: PGLITE_START_PARAMS },
   });
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();

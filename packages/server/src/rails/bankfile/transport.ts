@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import SftpClient from 'ssh2-sftp-client';
+import type SftpClient from 'ssh2-sftp-client';
 import type { SftpSettings } from '../../bankFileConfig.ts';
 
 /** The four folders of the exchange: Payrail writes outbox/, the bank writes inbox/. */
@@ -129,21 +129,26 @@ export class SftpTransport implements BankFileTransport {
     const drop = () => {
       if (this.client === connecting) this.client = null;
     };
-    const client = new SftpClient('payrail-bankfile', { end: drop, close: drop, error: drop });
     this.refusedKey = null;
-    const connecting = client
-      .connect({
-        host: this.settings.host,
-        port: this.settings.port,
-        username: this.settings.username,
-        privateKey: this.settings.privateKey,
-        readyTimeout: this.timeoutMs,
-        hostVerifier: (key: Buffer) => {
-          const seen = sshFingerprint(key);
-          if (seen === this.settings.hostKeyFingerprint) return true;
-          this.refusedKey = seen;
-          return false;
-        },
+    let client: SftpClient;
+    // Loaded when first needed: the SSH library instantiates WebAssembly of its own when loaded (about 13 MB resident),
+    // which a server without an SFTP bank should not carry.
+    const connecting = import('ssh2-sftp-client')
+      .then(({ default: Client }) => {
+        client = new Client('payrail-bankfile', { end: drop, close: drop, error: drop });
+        return client.connect({
+          host: this.settings.host,
+          port: this.settings.port,
+          username: this.settings.username,
+          privateKey: this.settings.privateKey,
+          readyTimeout: this.timeoutMs,
+          hostVerifier: (key: Buffer) => {
+            const seen = sshFingerprint(key);
+            if (seen === this.settings.hostKeyFingerprint) return true;
+            this.refusedKey = seen;
+            return false;
+          },
+        });
       })
       .then(
         () => client,
