@@ -103,12 +103,12 @@ export function buildServer(): Promise<void> {
 
 /**
  * The Payrail server as `npm start` runs it: its launcher (packages/server/bin/payrail-server, which sets the memory
- * settings of a process's start) and the compiled JavaScript; call buildServer() first. `nodeFlags` reach Node
- * through NODE_OPTIONS, so they must be flags NODE_OPTIONS accepts (--cpu-prof, --heap-prof, ...).
+ * settings of a process's start) and the compiled JavaScript; call buildServer() first. `nodeFlags` reach Node through
+ * the launcher's PAYRAIL_NODE_FLAGS.
  */
 export function spawnServer(env: NodeJS.ProcessEnv, nodeFlags: string[] = []): Child {
-  const options = [env.NODE_OPTIONS, ...nodeFlags].filter(Boolean).join(' ');
-  return spawnNode(['packages/server/bin/payrail-server'], { ...env, NODE_OPTIONS: options }, false, 'sh');
+  const flags = [env.PAYRAIL_NODE_FLAGS, ...nodeFlags].filter(Boolean).join(' ');
+  return spawnNode(['packages/server/bin/payrail-server'], { ...env, PAYRAIL_NODE_FLAGS: flags }, false, 'sh');
 }
 
 /** Polls `url` until it answers 200. */

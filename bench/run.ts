@@ -41,7 +41,7 @@ import { benchTokens, tokenTable } from './tokenBench.ts';
  * BENCH_MERCHANTS (default 100), BENCH_DATABASE_URL, BENCH_ENGINES (e.g. "postgres" to run one engine),
  * BENCH_ROUNDS (alternating rounds of a scenario and its baseline, default 2), BENCH_LOG_LEVEL (server LOG_LEVEL,
  * default warn), BENCH_SERVER_NODE_FLAGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server; they go
- * through NODE_OPTIONS), BENCH_SERVER_OUTPUT (a file that gets the spawned processes' output too, e.g. --trace-gc's),
+ * through the launcher's PAYRAIL_NODE_FLAGS), BENCH_SERVER_OUTPUT (a file that gets the spawned processes' output too, e.g. --trace-gc's),
  * BENCH_ONLY=bulk (only the bulk scenario of bench/bulk.ts), BENCH_BULK_ROUNDS (its measured rounds, default 5),
  * BENCH_ONLY=drain (only the drain of bench/drain.ts), BENCH_DRAIN=0 (the table without the drain),
  * BENCH_ONLY=recon (only the reconciliation import of bench/recon.ts; BENCH_RECON_ENTRIES, BENCH_RECON_ROUNDS),
