@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { ResourceLimits } from 'node:worker_threads';
 
 /** The PGlite worker's young generation (both semi-spaces), in MB: it only passes statements and rows along. */
-export const YOUNG_GENERATION_MB = 8;
+const YOUNG_GENERATION_MB = 8;
 
 let applied = false;
 
@@ -10,8 +10,9 @@ let applied = false;
  * The V8 settings of a server on embedded PGlite, which can be set at run time; the launcher
  * (packages/server/bin/payrail-server) sets the two that only a process's start can. One machine, the database
  * inside the process: resident memory counts for more than the last percent of throughput. Measured with the drain
- * of `npm run bench` (10,000 payouts; docs/internals/performance.md, "PGlite memory"); none moved the server's CPU
- * time or the initiation throughput beyond the run-to-run noise:
+ * of `npm run bench` (10,000 payouts; docs/internals/performance.md, "PGlite memory"), together with the launcher's:
+ * the drain's peak 426–465 MB → 278–295 MB for about 10 % more server CPU in the drain, and the same initiation
+ * throughput (0.84 × its baseline before and after):
  * - `--heap-growing-percent=30`: after a full collection, the main thread's heap may grow by 30 % of what survived
  *   before the next one, instead of V8's dynamic factor of up to four. Under load, most of what reaches the old
  *   generation is a request's garbage that outlived two scavenges; V8's default let it pile up to 130 MB over 35 MB
