@@ -130,13 +130,12 @@ export class SftpTransport implements BankFileTransport {
       if (this.client === connecting) this.client = null;
     };
     this.refusedKey = null;
-    let client: SftpClient;
     // Loaded when first needed: the SSH library instantiates WebAssembly of its own when loaded (about 13 MB resident),
     // which a server without an SFTP bank should not carry.
     const connecting = import('ssh2-sftp-client')
-      .then(({ default: Client }) => {
-        client = new Client('payrail-bankfile', { end: drop, close: drop, error: drop });
-        return client.connect({
+      .then(async ({ default: Client }) => {
+        const client = new Client('payrail-bankfile', { end: drop, close: drop, error: drop });
+        await client.connect({
           host: this.settings.host,
           port: this.settings.port,
           username: this.settings.username,
@@ -149,19 +148,17 @@ export class SftpTransport implements BankFileTransport {
             return false;
           },
         });
+        return client;
       })
-      .then(
-        () => client,
-        (err: Error) => {
-          this.client = null;
-          if (this.refusedKey) {
-            throw new Error(
-              `the SFTP server's host key ${this.refusedKey} is not PAYRAIL_BANKFILE_SFTP_HOST_KEY (${this.settings.hostKeyFingerprint}): refused`,
-            );
-          }
-          throw err;
-        },
-      );
+      .catch((err: Error) => {
+        this.client = null;
+        if (this.refusedKey) {
+          throw new Error(
+            `the SFTP server's host key ${this.refusedKey} is not PAYRAIL_BANKFILE_SFTP_HOST_KEY (${this.settings.hostKeyFingerprint}): refused`,
+          );
+        }
+        throw err;
+      });
     this.client = connecting;
     return connecting;
   }
