@@ -4,10 +4,15 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { camt053 } from '../support/bankStatements.ts';
-import { ARTIFACTS, BROWSER_TESTS, launchBrowser } from '../support/browser.ts';
+import { ARTIFACTS, BROWSER_TESTS, CHROMIUM, launchBrowser } from '../support/browser.ts';
 import { createOperator, TEST_PASSWORD } from '../support/consoleClient.ts';
 import { admin } from '../support/merchantClient.ts';
 import { startTestServer, type TestServer } from '../support/testServer.ts';
+
+// Without chromium the file is skipped, and says so; in CI (CI=1) it runs and fails in launchBrowser instead.
+if (!BROWSER_TESTS) {
+  console.warn(`reconciliation console e2e test skipped: no chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+}
 
 /** The console's reconciliation page in a real browser: import, the run with its exceptions first, a close. */
 describe.skipIf(!BROWSER_TESTS)('reconciliation in the console', { timeout: 120_000 }, () => {

@@ -1,16 +1,36 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateOnce } from '../../../cli/src/bankSimulator.ts';
 import { bankFileSettings } from '../../src/bankFileConfig.ts';
 import { SftpTransport } from '../../src/rails/bankfile/transport.ts';
 import { fundedMerchant, initiateOk, payoutRequest, SANDBOX, waitForStatus } from '../support/payoutFixtures.ts';
 import { ENGINES, startTestServer } from '../support/testServer.ts';
-import { startSshd, type TempSshd } from '../support/tempSshd.ts';
+import { startInProcessSftp } from '../support/inProcessSftp.ts';
+import { SSHD, sshdAvailable, startSshd, type TempSshd } from '../support/tempSshd.ts';
 import { BANKFILE_ENV } from '../support/bankFiles.ts';
 
-/** Bank files over SFTP, against a real OpenSSH server this file starts (openssh-server; CI installs it). */
-describe('bank files over SFTP', () => {
+const hasSshd = sshdAvailable();
+
+if (!hasSshd && !process.env.CI) {
+  console.warn(
+    `bank files over SFTP: the OpenSSH tests skipped, no ${SSHD} (apt-get install -y openssh-server); ` +
+      'the in-process SFTP server tests ran',
+  );
+}
+
+describe.runIf(!hasSshd && process.env.CI)('bank files over OpenSSH (CI)', () => {
+  it('needs OpenSSH', () => {
+    expect.fail(`${SSHD} or ssh-keygen is missing: .ci/run installs them (apt-get install -y openssh-server)`);
+  });
+});
+
+/**
+ * Bank files over SFTP, against a server this file starts; both pin the host key and take the client's key, as
+ * a bank's server does.
+ */
+const overSftp = (start: () => Promise<TempSshd>) => () => {
   let sshd: TempSshd;
   const env = () => ({
     ...BANKFILE_ENV,
@@ -20,7 +40,7 @@ describe('bank files over SFTP', () => {
   });
 
   beforeAll(async () => {
-    sshd = await startSshd();
+    sshd = await start();
   });
   afterAll(async () => {
     await sshd?.stop();
@@ -49,6 +69,14 @@ describe('bank files over SFTP', () => {
     const settings = bankFileSettings({ ...env(), PAYRAIL_BANKFILE_SFTP_HOST_KEY: sshd.otherFingerprint }).sftp!;
     const transport = new SftpTransport(settings);
     await expect(transport.list('inbox')).rejects.toThrow(/host key .* is not PAYRAIL_BANKFILE_SFTP_HOST_KEY/);
+    await transport.close();
+  });
+
+  it('is refused with a key the server does not know', async () => {
+    const keyFile = join(sshd.root, '..', 'unknown_key');
+    await writeFile(keyFile, ssh2.utils.generateKeyPairSync('ed25519').private, { mode: 0o600 });
+    const transport = new SftpTransport(bankFileSettings({ ...env(), PAYRAIL_BANKFILE_SFTP_KEY_FILE: keyFile }).sftp!);
+    await expect(transport.list('inbox')).rejects.toThrow(/authentication/i);
     await transport.close();
   });
 
@@ -83,4 +111,12 @@ describe('bank files over SFTP', () => {
       await t.close();
     }
   });
-});
+};
+
+// Always: an SFTP server in this process (the `ssh2` package's), so that any machine with Node tests the transport.
+describe(
+  'bank files over SFTP (in-process server)',
+  overSftp(() => startInProcessSftp()),
+);
+// Where openssh-server is installed (CI installs it): the real OpenSSH server too.
+describe.runIf(hasSshd)('bank files over SFTP (OpenSSH)', overSftp(startSshd));

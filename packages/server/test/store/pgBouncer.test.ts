@@ -2,13 +2,27 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectLedgerOk, fundedMerchant, payoutRequest, waitForStatus } from '../support/payoutFixtures.ts';
-import { hasPgBouncer, TempPgBouncer } from '../support/tempPgBouncer.ts';
+import { hasPgBouncer, PGBOUNCER, TempPgBouncer } from '../support/tempPgBouncer.ts';
 import { startTestServer, type TestServer } from '../support/testServer.ts';
 import { eventually, WebhookReceiver } from '../support/webhookReceiver.ts';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
-// CI installs pgbouncer (.ci/run) and must never skip this; elsewhere it may be missing.
-const run = DATABASE_URL !== undefined && (hasPgBouncer() || process.env.CI !== undefined);
+const hasBouncer = hasPgBouncer();
+const run = DATABASE_URL !== undefined && hasBouncer;
+
+const missing = [
+  ...(DATABASE_URL === undefined ? ['TEST_DATABASE_URL'] : []),
+  ...(hasBouncer ? [] : [`${PGBOUNCER} (apt-get install -y pgbouncer)`]),
+];
+if (missing.length > 0 && !process.env.CI) console.warn(`PgBouncer test skipped: no ${missing.join(', no ')}`);
+
+// CI installs pgbouncer (.ci/run) and must never skip this: a missing one fails here, before any is started
+// (spawning a missing binary would crash the run instead). Without TEST_DATABASE_URL, ci/servicesRequired fails.
+describe.runIf(DATABASE_URL !== undefined && !hasBouncer && process.env.CI)('behind PgBouncer (CI)', () => {
+  it('needs pgbouncer', () => {
+    expect.fail(`${PGBOUNCER} is missing: .ci/run installs it (apt-get install -y pgbouncer)`);
+  });
+});
 
 /**
  * Payrail behind Debian's PgBouncer (1.18) in transaction mode (docs/internals/performance.md): with
