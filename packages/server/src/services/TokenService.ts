@@ -87,8 +87,9 @@ function plainCredentials(body: unknown): { apiKey: string; secretKey: string } 
 
 /**
  * Issues and verifies merchant JWTs (HS256). The signing key is shared by every instance: from configuration,
- * or generated once and kept in the database. A token carries the merchant's credentials version, so rotating
- * credentials ends every session opened with the old ones. Every failed token request counts toward the
+ * or generated once and kept in the database. A token carries the merchant's credentials version, which rotating
+ * credentials and suspending the merchant both advance (migration 028), so either ends every session opened before
+ * it, for good (a reactivation does not bring them back). Every failed token request counts toward the
  * failed-token throttle, by client address and (when the request names one) by API key.
  */
 export class TokenService {
@@ -225,7 +226,14 @@ export class TokenService {
   async verify(token: string): Promise<Session | null> {
     const claims = this.verifiedClaims(token);
     if (!claims) return null;
-    const merchant = await this.cache.get(claims.sub, (id) => this.merchants.findById(this.db, id));
+    const load = (id: string) => this.merchants.findById(this.db, id);
+    let merchant = await this.cache.get(claims.sub, load);
+    // A token with a newer credentials version than the cached row (issued on another instance after a rotation or
+    // a suspension this copy predates) proves the copy stale: read the row again rather than refuse a good token.
+    if (merchant && typeof claims.cv === 'number' && claims.cv > merchant.credentialsVersion) {
+      this.cache.forget(claims.sub);
+      merchant = await this.cache.get(claims.sub, load);
+    }
     if (!merchant || merchant.status !== 'active' || merchant.credentialsVersion !== claims.cv) return null;
     return { merchant, scheme: claims.scheme, tokenId: claims.jti };
   }
