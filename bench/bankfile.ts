@@ -135,7 +135,7 @@ ${entries}
     const inbox = new BankFileInbox(
       server.db,
       lifecycle,
-      new BankNotifications(server.db, lifecycle),
+      new BankNotifications(server.db, lifecycle, () => Date.now()),
       null,
       connector.transport,
       86_400_000,

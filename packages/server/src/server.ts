@@ -57,6 +57,7 @@ import { ConsoleSessionService } from './services/ConsoleSessionService.ts';
 import { CreditApprovalService } from './services/CreditApprovalService.ts';
 import { OperatorService } from './services/OperatorService.ts';
 import { StatsService } from './services/StatsService.ts';
+import { ExceptionService } from './services/ExceptionService.ts';
 import { ReconciliationService } from './services/ReconciliationService.ts';
 import { WalletStatementService } from './services/WalletStatementService.ts';
 import { SignInThrottle } from './services/SignInThrottle.ts';
@@ -218,7 +219,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     refundDelayMs: config.mode === 'sandbox' ? config.sandboxStepMs : 0,
     clock,
   });
-  const bankNotifications = new BankNotifications(db, lifecycle);
+  const bankNotifications = new BankNotifications(db, lifecycle, clock);
   const banks = new BankDirectory(config.mode === 'live');
   const accountVerifier =
     options.accountVerifier !== undefined
@@ -308,6 +309,9 @@ export async function createServer(config: Config, options: ServerOptions): Prom
 
   // Bank statements are imported over the admin API and from the bank-file inbox alike (docs/operator/reconciliation.md).
   const reconciliation = new ReconciliationService(db, clock);
+  // Reports that do not match what Payrail sent, and reconciliation's exceptions (docs/operator/exceptions.md).
+  const exceptions = new ExceptionService(db, payoutAdmin, bankNotifications, clock);
+  metrics.readExceptions = () => exceptions.openByKind();
   const app = await buildApp({
     config,
     clock,
@@ -342,6 +346,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     treasury,
     upstreamWebhooks,
     reconciliation,
+    exceptions,
     bankFiles: new BankFileService(db),
   });
 

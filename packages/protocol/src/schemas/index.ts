@@ -2,6 +2,7 @@ export * from './common.ts';
 export * from './merchant.ts';
 export * from './admin.ts';
 export * from './console.ts';
+export * from './exceptions.ts';
 export * from './ops.ts';
 export * from './routes.ts';
 export type * from './wireTies.ts';

@@ -1,6 +1,7 @@
 import * as A from './admin.ts';
 import { adminError, noContent, textBody } from './common.ts';
 import * as C from './console.ts';
+import * as X from './exceptions.ts';
 import * as M from './merchant.ts';
 import * as O from './ops.ts';
 
@@ -184,6 +185,13 @@ const admin = {
     params: A.reconCloseParams,
     body: A.reconCloseBody,
     response: { 200: A.reconItemView },
+  },
+  'GET /admin/v1/exceptions': { querystring: X.exceptionQuery, response: { 200: X.exceptionPage } },
+  'GET /admin/v1/exceptions/:exception_id': { params: X.exceptionIdParam, response: { 200: X.exceptionView } },
+  'POST /admin/v1/exceptions/:exception_id/resolve': {
+    params: X.exceptionIdParam,
+    body: X.exceptionResolveBody,
+    response: { 200: X.exceptionView },
   },
   'GET /admin/v1/bankfiles': { querystring: A.bankFileLimitQuery, response: { 200: A.bankFileList } },
   'GET /admin/v1/bankfiles/inbound': {

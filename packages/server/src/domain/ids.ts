@@ -8,7 +8,12 @@ export function newId(kind: IdKind, now: number): string {
   return ID_PREFIX[kind] + ulid(now);
 }
 
-/** Console identifiers (not part of the merchant interface): operators `OP…` and credit requests `CR…`. */
-export function newConsoleId(prefix: 'OP' | 'CR', now: number): string {
+/**
+ * Console identifiers (not part of the merchant interface): operators `OP…`, credit requests `CR…`, exceptions `EX…`.
+ */
+export function newConsoleId(prefix: 'OP' | 'CR' | 'EX', now: number): string {
   return prefix + ulid(now);
 }
+
+/** The exceptions queue's identifiers: `EX` + ULID. */
+export const EXCEPTION_ID_PATTERN = /^EX[0-9A-HJKMNP-TV-Z]{26}$/;

@@ -16,8 +16,25 @@ export function newReconId(prefix: 'BS' | 'RR', now: number): string {
 
 export const RUN_ID_PATTERN = /^RR[0-9A-HJKMNP-TV-Z]{26}$/;
 
-export type ReconResult = 'matched' | 'amount_mismatch' | 'unmatched' | 'missing';
-export const RECON_RESULTS: readonly ReconResult[] = ['matched', 'amount_mismatch', 'unmatched', 'missing'];
+/**
+ * paid_but_refunded: a debit for a payout Payrail failed and refunded without ever recording SUCCESS (the bank paid,
+ * the merchant got the money back); return_not_applied: a return credit for a payout still SUCCESS in Payrail.
+ */
+export type ReconResult =
+  | 'matched'
+  | 'amount_mismatch'
+  | 'unmatched'
+  | 'missing'
+  | 'paid_but_refunded'
+  | 'return_not_applied';
+export const RECON_RESULTS: readonly ReconResult[] = [
+  'matched',
+  'amount_mismatch',
+  'unmatched',
+  'missing',
+  'paid_but_refunded',
+  'return_not_applied',
+];
 /** The results an operator looks into and closes: everything but matched. */
 export const isException = (result: ReconResult) => result !== 'matched';
 
@@ -215,9 +232,9 @@ const none: Omit<Match, 'result' | 'note'> = {
  *   - a debit: the payout whose id is the EndToEndId, else whose UTR is one the bank gives;
  *   - a credit: with return information, the payout whose id is the EndToEndId (a return); else the SUCCESS
  *     collection with that UTR; else the wallet credit whose reference is one the bank gives;
- *   - the same item with another amount is amount_mismatch; an item in a state that contradicts the money's
- *     movement (a payout that failed in Payrail but the bank paid, a return of a payout Payrail has as SUCCESS
- *     or still open) is unmatched, naming it;
+ *   - the same item with another amount is amount_mismatch; a payout that failed in Payrail but the bank paid is
+ *     paid_but_refunded; a return of a payout Payrail has as SUCCESS is return_not_applied; a return of a payout
+ *     still open is unmatched, naming it;
  *   - anything else is unmatched: money moved that Payrail does not know of.
  */
 export class Matcher {
@@ -248,10 +265,11 @@ export class Matcher {
     }
     this.used.add(`payout:${payout.id}`);
     if (STOPPED.has(payout.status) && !payout.returned) {
+      // A contradiction, never matched: the bank paid a payout whose money Payrail gave back to the merchant.
       return {
         ...found,
-        result: 'unmatched',
-        note: `payout ${payout.id} is ${payout.status} in Payrail, yet the bank paid it`,
+        result: 'paid_but_refunded',
+        note: `payout ${payout.id} is ${payout.status} in Payrail (failed, never SUCCESS), yet the bank paid it`,
       };
     }
     const state = payout.status === 'SUCCESS' ? null : `payout is ${payout.status} in Payrail`;
@@ -267,6 +285,14 @@ export class Matcher {
           return { ...found, result: 'unmatched', note: `the return of payout ${payout.id} is already matched` };
         }
         this.used.add(`return:${payout.id}`);
+        if (payout.status === 'SUCCESS') {
+          // The bank sent the money back, and Payrail has not booked the return: the wallet is owed it.
+          return {
+            ...found,
+            result: 'return_not_applied',
+            note: `a return of payout ${payout.id}, which is still SUCCESS in Payrail`,
+          };
+        }
         if (!STOPPED.has(payout.status)) {
           return {
             ...found,

@@ -16,6 +16,7 @@ import type { PaymentPageService } from '../services/PaymentPageService.ts';
 import type { MerchantService } from '../services/MerchantService.ts';
 import type { PayoutAdminService } from '../services/PayoutAdminService.ts';
 import type { PayoutService } from '../services/PayoutService.ts';
+import type { ExceptionService } from '../services/ExceptionService.ts';
 import type { ReconciliationService } from '../services/ReconciliationService.ts';
 import type { TokenService } from '../services/TokenService.ts';
 import type { FailureThrottle } from '../services/FailureThrottle.ts';
@@ -47,6 +48,7 @@ import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/securityHeaders.ts';
 import { adminBatchRoutes } from './routes/adminBatchRoutes.ts';
 import { adminReconciliationRoutes } from './routes/adminReconciliationRoutes.ts';
+import { adminExceptionRoutes } from './routes/adminExceptionRoutes.ts';
 import { adminBankFileRoutes } from './routes/adminBankFileRoutes.ts';
 import type { BankFileService } from '../services/BankFileService.ts';
 import { adminCollectionRoutes } from './routes/adminCollectionRoutes.ts';
@@ -111,6 +113,8 @@ export interface AppDeps {
   upstreamWebhooks: UpstreamWebhooks | null;
   /** Bank statement reconciliation (docs/operator/reconciliation.md). */
   reconciliation: ReconciliationService;
+  /** The exceptions queue (docs/operator/exceptions.md). */
+  exceptions: ExceptionService;
   /** Bank files cut and received (docs/operator/bank-files.md). */
   bankFiles: BankFileService;
 }
@@ -233,6 +237,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     adminBatchRoutes(admin, deps);
     adminConnectorRoutes(admin, deps);
     adminReconciliationRoutes(admin, deps);
+    adminExceptionRoutes(admin, deps);
     adminBankFileRoutes(admin, deps);
   });
 

@@ -1,4 +1,5 @@
 import { formatPaise, type PayoutStatus } from '@payrail/protocol';
+import { checkPayoutReport } from '../domain/outsideReport.ts';
 import type { Payout } from '../domain/Payout.ts';
 import { DEFAULT_STATUS_MESSAGE, isFinal, returnStatusMessage } from '../domain/payoutStateMachine.ts';
 import { readOutcome } from '../domain/railAnswers.ts';
@@ -6,9 +7,27 @@ import type { Notification } from '../rails/bankfile/camt054.ts';
 import type { StatusReport } from '../rails/bankfile/pain002.ts';
 import { describeReason } from '../rails/bankfile/reasonCodes.ts';
 import { appendRefunds, lockPayouts, recordRailErrors, type BulkMove } from '../services/PayoutBulkMoves.ts';
+import { LockPlan } from '../services/LockOrder.ts';
 import type { PayoutLifecycle } from '../services/PayoutLifecycle.ts';
+import { heldOf, reportedOf } from '../services/exceptionRecords.ts';
 import type { Queryable } from '../store/Database.ts';
 import { BankFileRepository as Repo } from '../store/repositories/BankFileRepository.ts';
+import type { NewException } from '../store/repositories/ExceptionRepository.ts';
+
+/** The exceptions queue's source for what the bank's files report. */
+export const BANKFILE_SOURCE = 'bankfile';
+/** How many of the entries that name no payout an exception lists (it counts them all). */
+const LISTED_UNKNOWN = 20;
+
+/** What an entry reports besides its status, checked against what Payrail sent (domain/outsideReport.ts). */
+interface EntryFacts {
+  amount?: bigint;
+  currency?: string;
+  /** A pain.002's file (OrgnlMsgId) and block (OrgnlPmtInfId). */
+  file?: { msgId: string; pmtInfId?: string };
+  /** The bank's references, shown in the exception. */
+  references?: Record<string, string | null>;
+}
 
 /** The first refusals of a file are named in its reason; the rest are counted. */
 const NAMED_REFUSALS = 5;
@@ -59,13 +78,19 @@ interface Planned {
  */
 export class FilePlan {
   readonly tally = new Tally();
+  /** What the file reported that Payrail refused (docs/operator/exceptions.md), recorded with the file. */
+  readonly exceptions: NewException[] = [];
   private readonly planned = new Map<string, Planned>();
+  /** Entries naming no payout of Payrail: one exception for the whole file, not one per entry. */
+  private readonly unknown = { count: 0, amount: 0n, ids: [] as string[] };
 
   private constructor(
     private readonly locked: Map<string, Payout>,
     private readonly fileOf: Map<string, string>,
     private readonly filePayouts: Map<string, string[]>,
     private readonly actor: string,
+    private readonly fileName: string,
+    private readonly messageId: string,
   ) {}
 
   /** Locks every payout `report` or `notification` names and reads what the plan needs, in a few queries. */
@@ -73,6 +98,7 @@ export class FilePlan {
     tx: Queryable,
     parsed: { pain002: StatusReport } | { camt054: Notification },
     actor: string,
+    fileName: string,
   ): Promise<FilePlan> {
     const named = new Set<string>();
     const files = new Map<string, string[]>();
@@ -100,17 +126,101 @@ export class FilePlan {
           [ids],
         )
       : { rows: [] };
-    const plan = new FilePlan(locked, new Map(rows.map((r) => [r.payout_id, r.msg_id])), files, actor);
+    const messageId = 'pain002' in parsed ? parsed.pain002.msgId : parsed.camt054.msgId;
+    const fileOf = new Map(rows.map((r) => [r.payout_id, r.msg_id]));
+    const plan = new FilePlan(locked, fileOf, files, actor, fileName, messageId);
     if ('pain002' in parsed) plan.statusReport(parsed.pain002);
     else plan.notification(parsed.camt054);
+    plan.unknownEntries();
     return plan;
   }
 
-  /** The payout an entry names; null (and the entry refused) when it names none of Payrail's bank-file payouts. */
-  private payoutFor(id: string): Planned | null {
+  /** The entries that named no payout of Payrail, as one exception of the file. */
+  private unknownEntries(): void {
+    const u = this.unknown;
+    if (u.count === 0) return;
+    this.exceptions.push({
+      kind: 'report_refused',
+      source: BANKFILE_SOURCE,
+      sourceRef: this.fileName,
+      amount: u.amount,
+      reported: reportedOf({
+        file: this.fileName,
+        message_id: this.messageId,
+        entries: u.count,
+        amount: u.amount,
+        end_to_end_ids: u.ids,
+      }),
+      held: {},
+      reason: `${u.count} entr${u.count === 1 ? 'y names' : 'ies name'} no bank-file payout of Payrail (${formatPaise(u.amount)} in all); nothing applied for ${u.count === 1 ? 'it' : 'them'}`,
+    });
+  }
+
+  /**
+   * Checks an entry against what Payrail sent before it is planned: a refusal is kept as the payout's rail_error
+   * (once), counted in the tally, and becomes an exception; the payout and its wallet do not move.
+   */
+  private passes(p: Planned, outcome: { status: string; reason?: string; utr?: string }, facts: EntryFacts): boolean {
+    const current = p.current;
+    const status = outcome.status;
+    const check = checkPayoutReport(
+      {
+        id: current.id,
+        rail: current.rail,
+        status: current.status,
+        amount: current.amount,
+        paymentMode: current.paymentMode,
+        railReference: current.railReference,
+        returned: Boolean(current.returnedAt),
+        fileMsgId: this.fileOf.get(current.id) ?? null,
+      },
+      {
+        connector: 'bankfile',
+        status,
+        failureIsReturn: false,
+        ...(facts.amount === undefined ? {} : { amount: facts.amount, currency: facts.currency ?? 'INR' }),
+        ...(facts.file ? { file: facts.file } : {}),
+      },
+    );
+    if (check.ok) return true;
+    if (current.railError !== check.reason) this.railError(p, check.reason);
+    this.tally.refuse(`${current.id}: ${check.reason}`);
+    this.exceptions.push({
+      kind: check.kind,
+      source: BANKFILE_SOURCE,
+      sourceRef: this.fileName,
+      merchantId: current.merchantId,
+      payoutId: current.id,
+      walletId: current.walletId,
+      amount: current.amount,
+      reported: reportedOf({
+        status,
+        utr: outcome.utr,
+        reason: outcome.reason,
+        amount: facts.amount,
+        currency: facts.amount === undefined ? undefined : (facts.currency ?? 'INR'),
+        file: this.fileName,
+        message_id: this.messageId,
+        ...(facts.file ? { original_message_id: facts.file.msgId, original_block: facts.file.pmtInfId } : {}),
+        ...facts.references,
+      }),
+      held: heldOf(current, { file: this.fileOf.get(current.id) ?? null }),
+      reason: check.reason,
+    });
+    return false;
+  }
+
+  /**
+   * The payout an entry names; null (and the entry refused) when it names none of Payrail's payouts, or one of
+   * another connector (an exception: a bank file moves bank-file payouts only).
+   */
+  private payoutFor(id: string, amount?: bigint): Planned | null {
     const locked = PAYOUT_ID.test(id) ? this.locked.get(id) : undefined;
-    if (!locked || locked.rail !== 'bankfile') {
+    if (!locked) {
       this.tally.refuse(`${id.slice(0, 40)}: no such bank-file payout`);
+      this.unknown.count++;
+      this.unknown.amount += amount ?? 0n;
+      if (this.unknown.ids.length < LISTED_UNKNOWN) this.unknown.ids.push(id.slice(0, 40));
       return null;
     }
     let p = this.planned.get(id);
@@ -119,17 +229,23 @@ export class FilePlan {
       this.planned.set(id, p);
     }
     this.tally.entries++;
-    // A report on a payout whose file's delivery is not recorded yet (a crash after the write): the report is the
-    // evidence of delivery, its acceptance (PayoutLifecycle.applySubmitAnswer) with the MsgId.
-    if (p.current.status === 'INITIATED') {
-      const msgId = this.fileOf.get(id);
-      if (!msgId) {
-        this.tally.refuse(`${id}: not in any file Payrail cut`);
-        return null;
-      }
-      this.move(p, { kind: 'move', from: 'INITIATED', to: 'PROCESSING', railReference: msgId });
-    }
     return p;
+  }
+
+  /**
+   * A report on a payout whose file's delivery is not recorded yet (a crash after the write): the report is the
+   * evidence of delivery, its acceptance (PayoutLifecycle.applySubmitAnswer) with the MsgId. False (refused) when the
+   * payout is in no file Payrail cut.
+   */
+  private delivered(p: Planned): boolean {
+    if (p.current.status !== 'INITIATED') return true;
+    const msgId = this.fileOf.get(p.current.id);
+    if (!msgId) {
+      this.tally.refuse(`${p.current.id}: not in any file Payrail cut`);
+      return false;
+    }
+    this.move(p, { kind: 'move', from: 'INITIATED', to: 'PROCESSING', railReference: msgId });
+    return true;
   }
 
   private move(p: Planned, step: Extract<Step, { kind: 'move' }>): void {
@@ -152,8 +268,17 @@ export class FilePlan {
     p.current = { ...p.current, railError: error, railRetrySince: null };
   }
 
-  /** BankNotifications.reportWithin, planned: a refusal is counted in the tally with the payout's rail_error. */
-  private report(p: Planned, outcome: { status: string; reason?: string; utr?: string }): void {
+  /**
+   * BankNotifications.report, planned: the entry is checked against what Payrail sent (its connector, its file, its
+   * amount; a status report never returns money), then read through the transition table; a refusal is counted in
+   * the tally with the payout's rail_error.
+   */
+  private report(
+    p: Planned,
+    outcome: { status: string; reason?: string; utr?: string },
+    facts: EntryFacts = {},
+  ): void {
+    if (!this.passes(p, outcome, facts) || !this.delivered(p)) return;
     const current = p.current;
     const status = outcome.status;
     if (current.status === 'REFUNDED' && status === 'FAILED') return;
@@ -198,7 +323,7 @@ export class FilePlan {
       const reason = describeReason(report.groupReasonCode, report.groupAdditionalInfo);
       for (const id of fileIds) {
         const p = this.payoutFor(id);
-        if (p) this.report(p, { status: 'FAILED', reason });
+        if (p) this.report(p, { status: 'FAILED', reason }, { references: { reason_code: report.groupReasonCode } });
       }
     }
     for (const info of report.paymentInfos) {
@@ -213,7 +338,7 @@ export class FilePlan {
         if (this.locked.get(id)?.paymentMode !== mode) continue;
         found++;
         const p = this.payoutFor(id);
-        if (p) this.report(p, { status: 'FAILED', reason });
+        if (p) this.report(p, { status: 'FAILED', reason }, { references: { reason_code: info.reasonCode } });
       }
       if (found === 0) this.tally.refuse(`OrgnlPmtInfId ${info.originalPmtInfId.slice(0, 40)}: no such payment block`);
     }
@@ -226,6 +351,11 @@ export class FilePlan {
       const p = this.payoutFor(t.endToEndId);
       if (!p) continue;
       const reason = describeReason(t.reasonCode, t.additionalInfo);
+      // A status report speaks of its own file (and block): never of another file's payouts.
+      const file = {
+        msgId: report.originalMsgId,
+        ...(t.originalPmtInfId ? { pmtInfId: t.originalPmtInfId } : {}),
+      };
       this.report(
         p,
         t.status === 'RJCT'
@@ -233,6 +363,7 @@ export class FilePlan {
           : t.reasonCode
             ? { status: 'PENDING', reason }
             : { status: 'PENDING' },
+        { file, references: { reason_code: t.reasonCode } },
       );
     }
   }
@@ -242,36 +373,47 @@ export class FilePlan {
       // Entries not booked are news to come; entries without a payout's EndToEndId are the account's others.
       if (t.entryStatus !== 'BOOK' || t.endToEndId === null) continue;
       if (t.direction === 'CRDT' && !t.isReturn) continue;
-      const p = this.payoutFor(t.endToEndId);
+      const p = this.payoutFor(t.endToEndId, t.amount);
       if (!p) continue;
-      const payout = p.current;
+      const facts: EntryFacts = {
+        amount: t.amount,
+        currency: t.currency,
+        references: { clearing_reference: t.clearingReference, account_servicer_reference: t.accountServicerReference },
+      };
       if (t.direction === 'DBIT') {
-        if (t.currency !== 'INR' || t.amount !== payout.amount) {
-          const message = `bank file booked ${t.currency} ${formatPaise(t.amount)}, but the payout is for INR ${formatPaise(payout.amount)}; not applied`;
-          if (payout.railError !== message) this.railError(p, message);
-          this.tally.refuse(`${payout.id}: amount ${formatPaise(t.amount)} differs from ${formatPaise(payout.amount)}`);
-          continue;
-        }
         const utr = t.clearingReference ?? t.accountServicerReference;
         if (!utr) {
           const message = 'bank file booked the debit without a reference (ClrSysRef or AcctSvcrRef); not applied';
-          if (payout.railError !== message) this.railError(p, message);
-          this.tally.refuse(`${payout.id}: no reference`);
+          if (p.current.railError !== message) this.railError(p, message);
+          this.tally.refuse(`${p.current.id}: no reference`);
           continue;
         }
-        this.report(p, { status: 'SUCCESS', utr });
+        this.report(p, { status: 'SUCCESS', utr }, facts);
         continue;
       }
       const reason = describeReason(t.returnReasonCode, t.returnAdditionalInfo);
-      // Money sent back after SUCCESS is a return; before SUCCESS the transfer simply failed.
-      this.report(p, payout.status === 'SUCCESS' ? { status: 'RETURNED', reason } : { status: 'FAILED', reason });
+      // Money sent back after SUCCESS is a return; before SUCCESS the transfer simply failed. Either way only a
+      // credit of exactly the payout's amount in INR (checked in report) refunds anything.
+      const status = p.current.status === 'SUCCESS' ? 'RETURNED' : 'FAILED';
+      this.report(p, { status, reason }, { ...facts, references: { ...facts.references, return_reason: t.returnReasonCode } });
     }
   }
 
   /** Makes the planned writes: round n is every payout's n-th write, each kind in one statement or a few. */
   async execute(tx: Queryable, lifecycle: PayoutLifecycle): Promise<void> {
+    // The rounds write wallets, allowances and batch rows payout by payout, round by round: all of them are
+    // locked first, in the one order (services/LockOrder.ts), or a later round's refund would take its wallet
+    // after an earlier round's failure took its allowances, the order in which an initiation deadlocks with it.
+    const locks = new LockPlan();
     let rounds = 0;
-    for (const p of this.planned.values()) rounds = Math.max(rounds, p.steps.length);
+    for (const p of this.planned.values()) {
+      rounds = Math.max(rounds, p.steps.length);
+      for (const step of p.steps) {
+        if (step.kind === 'move') locks.move({ ...p.locked, status: step.from }, step.to);
+        else if (step.kind === 'return') locks.move({ ...p.locked, status: 'SUCCESS' }, 'REFUNDED');
+      }
+    }
+    await locks.take(tx);
     for (let round = 0; round < rounds; round++) {
       const errors: { payoutId: string; error: string }[] = [];
       const refunds: Payout[] = [];

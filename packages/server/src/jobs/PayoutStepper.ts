@@ -6,7 +6,9 @@ import { readOutcome, readSubmitAnswer } from '../domain/railAnswers.ts';
 import type { BankConnector, Transfer } from '../rails/BankConnector.ts';
 import type { ConnectorRegistry } from '../rails/ConnectorRegistry.ts';
 import { SandboxRail } from '../rails/SandboxRail.ts';
+import { checkReport, refuseUnmatched, type ReportedOutcome } from '../services/BankNotifications.ts';
 import type { ConnectorHealth } from '../services/ConnectorHealth.ts';
+import { LockPlan } from '../services/LockOrder.ts';
 import { lockPayouts, type BulkMove } from '../services/PayoutBulkMoves.ts';
 import type { PayoutLifecycle } from '../services/PayoutLifecycle.ts';
 import type { Database, Queryable } from '../store/Database.ts';
@@ -311,10 +313,11 @@ export class PayoutStepper {
 
   /**
    * The effects of `items`, in the caller's transaction: the payouts locked (in id order), then the jobs deleted
-   * (lock order payout → job, as everywhere else), then each step that still holds its job applied to its payout
-   * as it is now. Plain moves (a submission accepted, a poll's new status) go through the lifecycle's set-based
-   * move, one statement per connector whatever their number; everything else (refunds, refusals, answers that are
-   * not answers, returns) through the lifecycle's own one-payout methods, in the same transaction.
+   * (lock order payout → job, as everywhere else), then the wallets, allowances and batch rows the steps write
+   * (services/LockOrder.ts), then each step that still holds its job applied to its payout as it is now. Plain
+   * moves (a submission accepted, a poll's new status) go through the lifecycle's set-based move, one statement per
+   * connector whatever their number; everything else (refunds, refusals, answers that are not answers, returns)
+   * through the lifecycle's own one-payout methods, in the same transaction.
    */
   private async apply(tx: Queryable, items: readonly StepRecord[]): Promise<void> {
     const ids = items.map(payoutIdOf).filter((id): id is string => id !== null);
@@ -331,12 +334,17 @@ export class PayoutStepper {
     };
     const unchanged: Payout[] = [];
     const oneByOne: (() => Promise<unknown>)[] = [];
+    // The wallets, allowances and batch rows the steps below write, locked before the first write in the one order
+    // (services/LockOrder.ts): applied step by step, one payout's failure would take its allowances before the
+    // next one's refund takes its wallet, and an initiation holding that wallet for those allowances deadlocks.
+    const locks = new LockPlan();
     for (const item of items) {
       if (!owned.has(item.job.id) || item.kind === 'done') continue;
       const current = locked.get(item.kind === 'settle' ? item.payoutId : item.payout.id) ?? null;
       if (!current) continue;
       if (item.kind === 'settle') {
         if (current.status !== 'FAILED') continue;
+        locks.move(current, 'REFUNDED');
         oneByOne.push(async () => {
           if (!(await this.lifecycle.refund(tx, current))) throw new Error('refund lost a race');
         });
@@ -350,15 +358,26 @@ export class PayoutStepper {
             railReference: decision.reference ?? undefined,
           });
         } else {
+          if (decision.kind === 'refused') locks.move(current, 'FAILED');
           oneByOne.push(() => this.lifecycle.applySubmitAnswer(tx, current, item.answer, item.retryDelayMs));
         }
       } else {
         if (current.status !== item.payout.status) continue;
+        const answer = item.answer as ReportedOutcome | null;
+        const source = { connector: current.rail, channel: `${current.rail}_poll`.slice(0, 40), failureIsReturn: true };
+        if (answer && typeof answer === 'object' && !checkReport(current, answer, source).ok) {
+          // A poll answer that names another transfer or amount than the one sent moves nothing: it is an exception
+          // (docs/operator/exceptions.md), kept as the payout's rail_error, and the polling stops for the operator.
+          const actor = this.lifecycle.railActor(current);
+          oneByOne.push(() => refuseUnmatched(tx, this.lifecycle, current, answer, source, actor, this.now()));
+          continue;
+        }
         const decision = readOutcome(current.status, item.answer, {
           returned: Boolean(current.returnedAt),
           utr: current.utr,
         });
         if (decision.kind === 'move') {
+          locks.move(current, decision.to);
           move(this.lifecycle.railActor(current), {
             payout: current,
             to: decision.to,
@@ -368,10 +387,12 @@ export class PayoutStepper {
         } else if (decision.kind === 'unchanged') {
           unchanged.push(current);
         } else {
+          if (decision.kind === 'return') locks.move(current, 'REFUNDED');
           oneByOne.push(() => this.lifecycle.applyOutcome(tx, current, item.answer));
         }
       }
     }
+    await locks.take(tx);
     for (const [actor, list] of moves) await this.lifecycle.moveMany(tx, list, actor);
     await this.lifecycle.scheduleNextMany(tx, unchanged);
     for (const apply of oneByOne) await apply();

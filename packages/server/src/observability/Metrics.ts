@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { EXCEPTION_KINDS } from '../domain/outsideReport.ts';
 
 /** The Prometheus registry of one server process and the application metrics it exposes at /metrics. */
 export class Metrics {
@@ -64,6 +65,25 @@ export class Metrics {
     name: 'payrail_treasury_coverage_ratio',
     help: "The upstream account's balance divided by what Payrail owes its merchants (wallets and payouts on hold)",
     registers: [this.registry],
+  });
+
+  /** Set by the composition root: the open exceptions per kind, read from the database when /metrics is read. */
+  readExceptions: (() => Promise<{ kind: string; count: number }[]>) | null = null;
+
+  readonly exceptionsOpen = new Gauge({
+    name: 'payrail_exceptions_open',
+    help: 'Open entries of the exceptions queue (reports refused, reconciliation results other than matched), by kind',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+    collect: async () => {
+      if (!this.readExceptions) return;
+      const open = await this.readExceptions().catch(() => null);
+      // A database that does not answer leaves the last figures: /metrics still answers.
+      if (!open) return;
+      // Every kind is exported, 0 when none is open, so that an alert on a kind has a series to watch.
+      for (const kind of EXCEPTION_KINDS) this.exceptionsOpen.set({ kind }, 0);
+      for (const { kind, count } of open) this.exceptionsOpen.set({ kind }, count);
+    },
   });
 
   constructor() {

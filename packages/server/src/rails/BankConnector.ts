@@ -59,12 +59,25 @@ export interface ConnectorBalance {
  * a return too. Whether the report is allowed from the payout's current status is Payrail's decision, not the
  * connector's.
  */
-export type RailOutcome =
+export type RailOutcome = (
   | { status: 'PROCESSING' }
   | { status: 'PENDING'; reason?: string }
   | { status: 'SUCCESS'; utr: string }
   | { status: 'FAILED'; reason: string }
-  | { status: 'RETURNED'; reason: string };
+  | { status: 'RETURNED'; reason: string }
+) &
+  ReportedFacts;
+
+/**
+ * What an outcome may carry besides its status, checked against what Payrail sent before it is applied
+ * (domain/outsideReport.ts): the amount the connector moved (paise) and its currency, and its own reference of the
+ * transfer (which must be the one recorded at submission).
+ */
+export interface ReportedFacts {
+  amount?: bigint;
+  currency?: string;
+  reference?: string;
+}
 
 /**
  * The interface in front of every bank integration (docs/internals/connector-interface.md). The worker calls it

@@ -1,49 +1,170 @@
-import { formatPaise, isId } from '@payrail/protocol';
+import { isId } from '@payrail/protocol';
+import type { Clock } from '../clock.ts';
+import { checkPayoutReport, type PayoutReport, type ReportCheck } from '../domain/outsideReport.ts';
 import type { Payout } from '../domain/Payout.ts';
 import { parsePayoutNotification } from '../domain/pspNotification.ts';
 import { readOutcome } from '../domain/railAnswers.ts';
 import type { Database, Queryable } from '../store/Database.ts';
 import { PayoutRepository } from '../store/repositories/PayoutRepository.ts';
 import { TransactionEventRepository } from '../store/repositories/TransactionEventRepository.ts';
+import { heldOf, recordExceptions, reportedOf } from './exceptionRecords.ts';
 import { PSP_ACTOR, type NotificationResult } from './NotificationResult.ts';
 import type { PayoutLifecycle, RailAnswerResult } from './PayoutLifecycle.ts';
 import { referenceConflictMessage, referenceOwnedElsewhere } from './pspReferences.ts';
 
+/** Where an outside report about a payout comes from (docs/operator/exceptions.md). */
+export interface ReportSource {
+  /** The connector whose payouts it may move. */
+  connector: string;
+  /** The exceptions queue's `source`: upstream_webhook, upstream_poll, psp_notify. */
+  channel: string;
+  /** A failure reported about a SUCCESS payout is a return (the upstream's REFUNDED or FAILED), else a contradiction. */
+  failureIsReturn: boolean;
+}
+
+/** The upstream's webhooks (§14.1): only `upstream` payouts; its FAILED or REFUNDED after SUCCESS is a return. */
+export const UPSTREAM_EVENTS: ReportSource = { connector: 'upstream', channel: 'upstream_webhook', failureIsReturn: true };
+/** `POST /psp/v1/payouts/notify`: only `manual` payouts; only RETURNED is a return. */
+export const PSP_NOTIFICATIONS: ReportSource = { connector: 'manual', channel: 'psp_notify', failureIsReturn: false };
+
+/** An outcome as reported, with the facts the checks compare: amount and currency, the connector's reference. */
+export interface ReportedOutcome {
+  status?: unknown;
+  utr?: unknown;
+  reason?: unknown;
+  amount?: bigint;
+  currency?: string;
+  reference?: string;
+}
+
+/** What became of a report: applied or not through the lifecycle, refused into the exceptions queue, or no payout. */
+export type ReportResult =
+  | { kind: RailAnswerResult }
+  | { kind: 'refused'; exceptionId: string; reason: string }
+  | { kind: 'not_found' };
+
+/** The check's view of an outcome from `source`. */
+function reportOf(outcome: ReportedOutcome, source: ReportSource): PayoutReport {
+  return {
+    connector: source.connector,
+    status: typeof outcome.status === 'string' ? outcome.status : '',
+    failureIsReturn: source.failureIsReturn,
+    ...(outcome.amount === undefined ? {} : { amount: outcome.amount, currency: outcome.currency ?? 'INR' }),
+    ...(outcome.reference === undefined ? {} : { railReference: outcome.reference }),
+  };
+}
+
+/** The checks of outside reports (domain/outsideReport.ts) for an outcome from `source` about `payout`; pure. */
+export function checkReport(payout: Payout, outcome: ReportedOutcome, source: ReportSource): ReportCheck {
+  return checkPayoutReport(
+    {
+      id: payout.id,
+      rail: payout.rail,
+      status: payout.status,
+      amount: payout.amount,
+      paymentMode: payout.paymentMode,
+      railReference: payout.railReference,
+      returned: Boolean(payout.returnedAt),
+    },
+    reportOf(outcome, source),
+  );
+}
+
+/**
+ * Checks an outside report about the locked `payout` (domain/outsideReport.ts) and, when it fails, records the
+ * exception: the payout and its wallet are not touched, but for a report of the payout's own connector, which is
+ * kept as its rail_error (the operator's payout view shows it, and it stops the polling) once. Null when it passes.
+ */
+export async function refuseUnmatched(
+  tx: Queryable,
+  lifecycle: PayoutLifecycle,
+  payout: Payout,
+  outcome: ReportedOutcome,
+  source: ReportSource,
+  actor: string,
+  now: number,
+): Promise<{ exceptionId: string; reason: string } | null> {
+  const check = checkReport(payout, outcome, source);
+  if (check.ok) return null;
+  if (source.connector === payout.rail && payout.railError !== check.reason) {
+    await lifecycle.recordRailError(tx, payout, check.reason, actor);
+  }
+  const [exceptionId] = await recordExceptions(
+    tx,
+    [
+      {
+        kind: check.kind,
+        source: source.channel,
+        merchantId: payout.merchantId,
+        payoutId: payout.id,
+        walletId: payout.walletId,
+        amount: payout.amount,
+        reported: reportedOf({
+          status: outcome.status,
+          amount: outcome.amount,
+          currency: outcome.amount === undefined ? undefined : (outcome.currency ?? 'INR'),
+          utr: outcome.utr,
+          reference: outcome.reference,
+          reason: outcome.reason,
+        }),
+        held: heldOf(payout),
+        reason: check.reason,
+      },
+    ],
+    now,
+  );
+  return { exceptionId: exceptionId as string, reason: check.reason };
+}
+
 const isFinal = (p: Payout) => p.status === 'SUCCESS' || p.status === 'FAILED' || p.status === 'REFUNDED';
 
 /**
- * The entry point for outcomes a bank pushes (a connector's notification handler calls `report` with the payout
- * id it submitted as idempotency key; the signed route `POST /psp/v1/payouts/notify` calls `notify`). Applied
- * exactly like a polled outcome: only what the transition table allows; anything else is kept on the payout as
- * rail_error. A notification repeated, or older than what is recorded, changes nothing.
+ * The entry point for outcomes pushed from outside (the upstream's webhooks call `report`; the signed route
+ * `POST /psp/v1/payouts/notify` calls `notify`). Each report is checked first (domain/outsideReport.ts): one that
+ * belongs to another connector, names another transfer or another amount, or would move money back that it may not,
+ * changes nothing and becomes an exception. The rest is applied exactly like a polled outcome: only what the
+ * transition table allows; anything else is kept on the payout as rail_error. A notification repeated, or older than
+ * what is recorded, changes nothing.
  */
 export class BankNotifications {
   constructor(
     private readonly db: Database,
     private readonly lifecycle: PayoutLifecycle,
+    private readonly clock: Clock,
   ) {}
 
-  async report(payoutId: string, outcome: unknown, actor?: string): Promise<RailAnswerResult | 'not_found'> {
-    if (!isId('payout', payoutId)) return 'not_found';
-    return this.db.transaction(async (tx) => {
+  async report(payoutId: string, outcome: ReportedOutcome, source: ReportSource, actor?: string): Promise<ReportResult> {
+    if (!isId('payout', payoutId)) return { kind: 'not_found' };
+    return this.db.transaction(async (tx): Promise<ReportResult> => {
       const current = await PayoutRepository.lockById(tx, payoutId);
-      if (!current) return 'not_found';
-      return this.apply(tx, current, outcome, actor);
+      if (!current) return { kind: 'not_found' };
+      const refused = await refuseUnmatched(
+        tx,
+        this.lifecycle,
+        current,
+        outcome,
+        source,
+        actor ?? this.lifecycle.railActor(current),
+        this.clock(),
+      );
+      if (refused) return { kind: 'refused', ...refused };
+      return { kind: await this.apply(tx, current, outcome, actor) };
     });
   }
 
   /**
-   * `report` inside the caller's transaction, on a payout the caller has locked: a bank file applies all its
-   * entries in one transaction, or none.
+   * An outcome an operator applies as it was reported (an exception's `apply_as_reported`), on a payout the caller
+   * has locked: the checks of outside reports are the operator's to waive, the transition table is not.
    */
-  reportWithin(tx: Queryable, locked: Payout, outcome: unknown, actor?: string): Promise<RailAnswerResult> {
+  applyAsReported(tx: Queryable, locked: Payout, outcome: unknown, actor: string): Promise<RailAnswerResult> {
     return this.apply(tx, locked, outcome, actor);
   }
 
   /**
    * A notification as the PSP route receives it (`{transactionId, reference?, status, utr?, amount?, reason?}`, see
-   * docs/operator/live-mode.md). An amount that differs from the payout's is refused and kept as rail_error; a reference
-   * that belongs to another collection or payout is refused and recorded once in the history.
+   * docs/operator/live-mode.md). It may move `manual` payouts only; an amount that differs from the payout's is
+   * refused into the exceptions queue (the answer names the exception); a reference that belongs to another
+   * collection or payout is refused and recorded once in the history.
    */
   async notify(input: unknown, actor: string = PSP_ACTOR): Promise<NotificationResult> {
     const parsed = parsePayoutNotification(input);
@@ -52,6 +173,17 @@ export class BankNotifications {
     return this.db.transaction(async (tx): Promise<NotificationResult> => {
       const current = await PayoutRepository.lockById(tx, n.transactionId);
       if (!current) return { kind: 'not_found' };
+      const outcome = { status: n.status, utr: n.utr, reason: n.reason, amount: n.amount };
+      const refused = await refuseUnmatched(tx, this.lifecycle, current, outcome, PSP_NOTIFICATIONS, actor, this.clock());
+      if (refused) {
+        return {
+          kind: 'excepted',
+          subjectId: current.id,
+          status: current.status,
+          exceptionId: refused.exceptionId,
+          message: refused.reason,
+        };
+      }
       const owner = n.reference === undefined ? null : await referenceOwnedElsewhere(tx, n.reference, current.id);
       if (owner) {
         // Only in the history: the payout is not at fault, so its rail_error (what the rail said of it) stays.
@@ -59,13 +191,7 @@ export class BankNotifications {
         await TransactionEventRepository.recordErrorOnce(tx, current.id, message, actor);
         return { kind: 'refused', code: 'reference_conflict', subjectId: current.id, status: current.status, message };
       }
-      if (n.amount !== undefined && n.amount !== current.amount) {
-        const message = `notified ${n.status} with amount ${formatPaise(n.amount)}, but the payout is for ${formatPaise(current.amount)}; not applied`;
-        if (current.railError !== message) await this.lifecycle.recordRailError(tx, current, message, actor);
-        return { kind: 'refused', code: 'amount_mismatch', subjectId: current.id, status: current.status, message };
-      }
-      const outcome = { status: n.status, utr: n.utr, reason: n.reason };
-      const result = await this.apply(tx, current, outcome, actor);
+      const result = await this.apply(tx, current, { status: n.status, utr: n.utr, reason: n.reason }, actor);
       const after = (await PayoutRepository.findById(tx, current.id)) as Payout;
       if (result === 'error') {
         const message = after.railError ?? 'not applied';

@@ -9,6 +9,8 @@ export const PSP_ACTOR = 'psp';
 export type NotificationResult =
   | { kind: 'applied' | 'unchanged'; subjectId: string; status: string }
   | { kind: 'refused'; code: NotificationRefusal; subjectId: string; status: string; message: string }
+  /** Refused by the checks of outside reports (docs/operator/exceptions.md): recorded as an exception, answered 200. */
+  | { kind: 'excepted'; subjectId: string; status: string; exceptionId: string; message: string }
   | { kind: 'not_found' }
   | { kind: 'invalid'; message: string };
 

@@ -2,7 +2,7 @@ import { isId, type PayoutStatus } from '@payrail/protocol';
 import type { Mode } from '../config.ts';
 import type { Payout } from '../domain/Payout.ts';
 import { newUtr } from '../domain/utr.ts';
-import type { Database } from '../store/Database.ts';
+import type { Database, Queryable } from '../store/Database.ts';
 import { LedgerRepository } from '../store/repositories/LedgerRepository.ts';
 import { PayoutRepository, type PayoutPageQuery } from '../store/repositories/PayoutRepository.ts';
 import { inScope, scopedQuery, type MerchantScope } from './MerchantScope.ts';
@@ -45,30 +45,42 @@ export class PayoutAdminService {
    * REFUNDED through the worker like any failure.
    */
   async resolve(id: string, to: 'SUCCESS' | 'FAILED', utr?: string, actor = 'system'): Promise<ResolveOutcome> {
-    const resolvable: PayoutStatus[] = this.mode === 'live' ? ['PENDING', 'PROCESSING'] : ['PENDING'];
     return this.db.transaction(async (tx): Promise<ResolveOutcome> => {
-      let payout = await PayoutRepository.lockById(tx, id);
+      const payout = await PayoutRepository.lockById(tx, id);
       if (!payout) return { ok: false, reason: 'not_found' };
-      // A payout whose connector gave an answer Payrail could not apply waits for the operator in any open state.
-      const open = payout.railError !== null && ['INITIATED', 'PROCESSING', 'PENDING'].includes(payout.status);
-      if (!open && !resolvable.includes(payout.status)) {
-        return { ok: false, reason: 'invalid_state', status: payout.status };
-      }
-      if (payout.status === 'INITIATED') {
-        // The table has no INITIATED → SUCCESS/FAILED: the transfer the bank took goes through PROCESSING.
-        payout = (await this.lifecycle.move(tx, payout, 'PROCESSING', {
-          actor,
-          message: 'Transfer recorded as submitted (resolved by operator)',
-        })) as Payout;
-      }
-      const moved = await this.lifecycle.move(tx, payout, to, {
-        actor,
-        message:
-          to === 'SUCCESS' ? 'Transfer completed (resolved by operator)' : 'Transfer failed (resolved by operator)',
-        utr: to === 'SUCCESS' ? (utr ?? newUtr()) : undefined,
-      });
-      return { ok: true, payout: moved as Payout };
+      return this.resolveWithin(tx, payout, to, utr, actor);
     });
+  }
+
+  /** `resolve` in the caller's transaction, on a payout it has locked (an exception resolved, ExceptionService). */
+  async resolveWithin(
+    tx: Queryable,
+    locked: Payout,
+    to: 'SUCCESS' | 'FAILED',
+    utr: string | undefined,
+    actor: string,
+  ): Promise<ResolveOutcome> {
+    const resolvable: PayoutStatus[] = this.mode === 'live' ? ['PENDING', 'PROCESSING'] : ['PENDING'];
+    let payout = locked;
+    // A payout whose connector gave an answer Payrail could not apply waits for the operator in any open state.
+    const open = payout.railError !== null && ['INITIATED', 'PROCESSING', 'PENDING'].includes(payout.status);
+    if (!open && !resolvable.includes(payout.status)) {
+      return { ok: false, reason: 'invalid_state', status: payout.status };
+    }
+    if (payout.status === 'INITIATED') {
+      // The table has no INITIATED → SUCCESS/FAILED: the transfer the bank took goes through PROCESSING.
+      payout = (await this.lifecycle.move(tx, payout, 'PROCESSING', {
+        actor,
+        message: 'Transfer recorded as submitted (resolved by operator)',
+      })) as Payout;
+    }
+    const moved = await this.lifecycle.move(tx, payout, to, {
+      actor,
+      message:
+        to === 'SUCCESS' ? 'Transfer completed (resolved by operator)' : 'Transfer failed (resolved by operator)',
+      utr: to === 'SUCCESS' ? (utr ?? newUtr()) : undefined,
+    });
+    return { ok: true, payout: moved as Payout };
   }
 
   /**
@@ -82,10 +94,15 @@ export class PayoutAdminService {
       const payout = await PayoutRepository.lockById(tx, id);
       if (!payout) return { ok: false, reason: 'not_found' };
       if (payout.returnedAt) return { ok: true, payout, changed: false };
-      const returned = await this.lifecycle.returnPayout(tx, payout, reason, actor);
+      const returned = await this.returnWithin(tx, payout, reason, actor);
       if (!returned) return { ok: false, reason: 'invalid_state', status: payout.status };
       return { ok: true, payout: returned, changed: true };
     });
+  }
+
+  /** The return of a SUCCESS payout the caller has locked, in its transaction; null when it is not SUCCESS. */
+  returnWithin(tx: Queryable, locked: Payout, reason: string, actor: string): Promise<Payout | null> {
+    return this.lifecycle.returnPayout(tx, locked, reason, actor);
   }
 
   /**

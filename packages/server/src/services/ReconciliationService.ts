@@ -22,6 +22,57 @@ import {
   type RunSummary,
 } from '../store/repositories/ReconciliationRepository.ts';
 import type { Clock } from '../clock.ts';
+import { formatPaise } from '@payrail/protocol';
+import type { NewException } from '../store/repositories/ExceptionRepository.ts';
+import { ExceptionRepository } from '../store/repositories/ExceptionRepository.ts';
+import { recordExceptions, reportedOf } from './exceptionRecords.ts';
+
+/** The exceptions queue's source for reconciliation results. */
+export const RECONCILIATION_SOURCE = 'reconciliation';
+
+/** Why a result other than matched is an exception, when matching left no note of its own. */
+const RESULT_REASON: Record<Exclude<ReconResult, 'matched'>, string> = {
+  amount_mismatch: 'the statement moved another amount than Payrail holds for the item',
+  unmatched: 'money moved that Payrail does not know of',
+  missing: 'SUCCESS in Payrail, but no entry of the statement pays it',
+  paid_but_refunded: 'the bank paid a payout that Payrail failed and refunded',
+  return_not_applied: 'the bank returned a payout that is still SUCCESS in Payrail',
+};
+
+/** A reconciliation item other than matched, as an exception of the queue (recorded once per item). */
+function exceptionOfItem(item: ReconItem, runId: string, account: string): NewException {
+  const result = item.result as Exclude<ReconResult, 'matched'>;
+  return {
+    kind: result,
+    source: RECONCILIATION_SOURCE,
+    sourceRef: runId,
+    payoutId: item.payoutId,
+    walletId: item.walletId,
+    amount: item.amount ?? item.payrailAmount,
+    reported: reportedOf({
+      account,
+      run_id: runId,
+      item_id: String(item.id),
+      direction: item.direction ?? undefined,
+      amount: item.amount ?? undefined,
+      currency: item.currency ?? undefined,
+      value_date: item.valueDate ?? undefined,
+      end_to_end_id: item.endToEndId ?? undefined,
+      utr: item.utr ?? undefined,
+      bank_reference: item.bankReference ?? undefined,
+      return_reason: item.returnReason ?? undefined,
+    }),
+    held: reportedOf({
+      kind: item.matchedKind ?? undefined,
+      payout_id: item.payoutId ?? undefined,
+      collection_id: item.collectionId ?? undefined,
+      wallet_id: item.walletId ?? undefined,
+      amount: item.payrailAmount === null ? undefined : formatPaise(item.payrailAmount),
+    }),
+    reason: item.note ?? RESULT_REASON[result],
+    reconItemId: item.id,
+  };
+}
 
 export { StatementUnbalanced, StatementUnreadable };
 export type { ReconItem, RunSummary };
@@ -243,6 +294,10 @@ export class ReconciliationService {
       createdBy: actor,
     });
     await Repo.insertItems(tx, runId, items);
+    // Every result other than matched goes to the exceptions queue, where the operator works them with the others.
+    const open = await Repo.exceptionsOf(tx, runId);
+    const exceptions = open.map((item) => exceptionOfItem(item, runId, s.account.slice(0, 100)));
+    await recordExceptions(tx, exceptions, this.clock());
     return { runId, alreadyImported: false };
   }
 
@@ -288,14 +343,27 @@ export class ReconciliationService {
     return { summary, items: await Repo.items(this.db, runId) };
   }
 
-  /** Closes an exception with the operator's reason; a matched item or a closed one is not closed again. */
+  /**
+   * Closes an exception with the operator's reason; a matched item or a closed one is not closed again. Its entry
+   * in the exceptions queue is resolved with it (dismissed), and the other way round (ExceptionService).
+   */
   close(runId: string, itemId: bigint, actor: string, reason: string): Promise<CloseOutcome> {
     return this.db.transaction(async (tx): Promise<CloseOutcome> => {
       const item = await Repo.lockItem(tx, runId, itemId);
       if (!item) return { ok: false, reason: 'not_found' };
       if (item.result === 'matched') return { ok: false, reason: 'not_an_exception' };
       if (item.closedAt) return { ok: false, reason: 'already_closed' };
+      const exception = await ExceptionRepository.lockByReconItem(tx, itemId);
+      if (exception?.state === 'open') {
+        await ExceptionRepository.resolve(tx, exception.id, actor, 'dismiss', reason, new Date(this.clock()));
+      }
       return { ok: true, item: await Repo.close(tx, itemId, actor, reason) };
     });
   }
+
+  /** Closes a reconciliation item in the caller's transaction (an exception of the queue resolved). */
+  static closeWithin(tx: Queryable, itemId: bigint, actor: string, reason: string): Promise<ReconItem> {
+    return Repo.close(tx, itemId, actor, reason);
+  }
+
 }

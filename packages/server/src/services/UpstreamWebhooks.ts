@@ -5,19 +5,22 @@ import { upstreamOutcome } from '../rails/upstream/UpstreamConnector.ts';
 import type { Database } from '../store/Database.ts';
 import { JobRepository } from '../store/repositories/JobRepository.ts';
 import { PayoutRepository } from '../store/repositories/PayoutRepository.ts';
-import type { BankNotifications } from './BankNotifications.ts';
+import { UPSTREAM_EVENTS, type BankNotifications } from './BankNotifications.ts';
 
 /** What became of an upstream webhook (the route answers 200 for the first three, 401 or 400 otherwise). */
 export type UpstreamEventResult =
   /** `payoutId`: the payout's id, or the collection's txnId for an event about a collection. */
   | { kind: 'applied' | 'unchanged' | 'ignored'; payoutId?: string }
+  /** The event does not match what Payrail sent (docs/operator/exceptions.md): nothing moved, an exception instead. */
+  | { kind: 'refused'; payoutId: string; exceptionId: string }
   | { kind: 'unverified' }
   | { kind: 'invalid'; message: string };
 
 /**
  * Webhooks from the upstream provider (PAYRAIL_UPSTREAM_WEBHOOK_SECRET). A verified event is applied exactly like a
  * poll of the same payout, through BankNotifications, so a repeat or an event older than what is recorded changes
- * nothing. An event that does not verify changes nothing either; if its `data` opens with Payrail's upstream
+ * nothing; one about a payout of another connector, another transfer (`transaction_id`) or another amount is
+ * refused into the exceptions queue. An event that does not verify changes nothing either; if its `data` opens with Payrail's upstream
  * credentials and names one of our payouts, that payout is polled now instead (the upstream is asked, not believed).
  * Collections routed upstream are the same: joined on `senderId` (our txnId), applied through the collection state
  * machine (UpstreamCollections), polled at once when the event does not verify.
@@ -48,9 +51,11 @@ export class UpstreamWebhooks {
     if (!payout) return { kind: 'invalid', message: 'The event carries no payout or collection of ours' };
     const outcome = upstreamOutcome(payout.data);
     if (!outcome) return { kind: 'ignored', payoutId: payout.id };
-    const result = await this.notifications.report(payout.id, outcome, 'rail:upstream');
-    if (result === 'not_found') return { kind: 'ignored', payoutId: payout.id };
-    return { kind: result === 'moved' ? 'applied' : 'unchanged', payoutId: payout.id };
+    // Checked against what Payrail sent before anything moves: an `upstream` payout, its transfer, its amount.
+    const result = await this.notifications.report(payout.id, outcome, UPSTREAM_EVENTS, 'rail:upstream');
+    if (result.kind === 'not_found') return { kind: 'ignored', payoutId: payout.id };
+    if (result.kind === 'refused') return { kind: 'refused', payoutId: payout.id, exceptionId: result.exceptionId };
+    return { kind: result.kind === 'moved' ? 'applied' : 'unchanged', payoutId: payout.id };
   }
 
   /**

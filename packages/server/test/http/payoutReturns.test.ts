@@ -293,17 +293,16 @@ describe.each(ENGINES)('payout returns on %s', (engine) => {
       expect(await refunds(id)).toEqual(['payout_debit:-2000', 'payout_refund:2000']);
     });
 
-    it('a FAILED about a SUCCESS payout is a return too', async () => {
-      const before = await balance();
+    it('a FAILED about a SUCCESS payout is a contradiction, never a return: an exception, and nothing moves', async () => {
       const { id } = await succeeded('30.00');
+      const before = await balance();
       const res = await notifyPayout({ transactionId: id, status: 'FAILED', reason: 'Credit reversed' });
-      expect(res.body).toEqual({ result: 'applied', transactionId: id, status: 'REFUNDED' });
-      expect(await adminPayout(t.url, id)).toMatchObject({
-        status_message: returned('Credit reversed'),
-        return_reason: 'Credit reversed',
-        failure_reason: null,
-      });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ result: 'refused', transactionId: id, status: 'SUCCESS' });
+      expect(await adminPayout(t.url, id)).toMatchObject({ status: 'SUCCESS', return_reason: null });
       expect(await balance()).toBe(before);
+      const exception = await admin(t.url, 'GET', `/admin/v1/exceptions/${String(res.body.exception_id)}`);
+      expect(exception.body).toMatchObject({ kind: 'status_contradiction', source: 'psp_notify', payout_id: id });
     });
 
     it('RETURNED about a payout that is not SUCCESS is refused with 409 invalid_state, and moves nothing', async () => {

@@ -8,6 +8,7 @@ import { Metrics } from '../../src/observability/Metrics.ts';
 import { BankFileConnector } from '../../src/rails/bankfile/BankFileConnector.ts';
 import { FolderTransport } from '../../src/rails/bankfile/transport.ts';
 import { ConnectorRegistry } from '../../src/rails/ConnectorRegistry.ts';
+import { systemClock } from '../../src/clock.ts';
 import { BankNotifications } from '../../src/services/BankNotifications.ts';
 import { PayoutLifecycle } from '../../src/services/PayoutLifecycle.ts';
 import { BANKFILE_ENV } from '../support/bankFiles.ts';
@@ -59,7 +60,7 @@ describe.each(ENGINES)('a bank file applied set-based (%s)', (engine) => {
     inbox = new BankFileInbox(
       t.db,
       lifecycle,
-      new BankNotifications(t.db, lifecycle),
+      new BankNotifications(t.db, lifecycle, systemClock),
       null,
       connector.transport,
       86_400_000,

@@ -178,10 +178,14 @@ describe.each(ENGINES)('a misbehaving bank connector on %s', (engine) => {
     const id = await send(ACCOUNTS.illegalPoll);
     await eventually(async () => (await adminPayout(t.url, id)).rail_error, 8000);
     const notifications = t.server.bankNotifications;
-    expect(await notifications.report(id, { status: 'REFUNDED' })).toBe('error');
-    expect(await notifications.report(id, { status: 'SUCCESS', utr: 'UTR000111222' })).toBe('moved');
+    // The connector's own notifications: a report from another connector would be refused (outsideReports.test.ts).
+    const own = { connector: 'misbehaving', channel: 'test', failureIsReturn: true };
+    expect(await notifications.report(id, { status: 'REFUNDED' }, own)).toEqual({ kind: 'error' });
+    expect(await notifications.report(id, { status: 'SUCCESS', utr: 'UTR000111222' }, own)).toEqual({ kind: 'moved' });
     const done = await adminPayout(t.url, id);
     expect([done.status, done.utr_number, done.rail_error]).toEqual(['SUCCESS', 'UTR000111222', null]);
-    expect(await notifications.report('PT00000000000000000000000000', { status: 'SUCCESS' })).toBe('not_found');
+    expect(await notifications.report('PT00000000000000000000000000', { status: 'SUCCESS' }, own)).toEqual({
+      kind: 'not_found',
+    });
   });
 });

@@ -32,6 +32,14 @@ function answer(result: NotificationResult, idName: string, what: string) {
     case 'applied':
     case 'unchanged':
       return { result: result.kind, [idName]: result.subjectId, status: result.status };
+    case 'excepted':
+      return {
+        result: 'refused',
+        [idName]: result.subjectId,
+        status: result.status,
+        exception_id: result.exceptionId,
+        reason: result.message,
+      };
     case 'invalid':
       throw AdminError.invalid(result.message);
     case 'not_found':

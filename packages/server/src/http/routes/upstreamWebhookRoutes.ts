@@ -31,7 +31,8 @@ export function upstreamWebhookRoutes(app: FastifyInstance, deps: { upstreamWebh
             'Verified by `X-Signature` or `X-Paywize-Signature` (`sha256=` + hex HMAC-SHA256 of the raw body, key = ' +
             'PAYRAIL_UPSTREAM_WEBHOOK_SECRET as UTF-8); `data` is decrypted with Payrail’s upstream credentials and ' +
             'joined on `sender_id` (the Payrail payout id). Applied like a poll: repeats and events out of order ' +
-            'change nothing. An event that does not verify is 401 and changes nothing (the payout is polled instead).',
+            'change nothing. An event about a payout of another connector, another `transaction_id` than the one ' +
+            'recorded, or another amount is answered 200 `refused` with the `exception_id` it became, and moves nothing. An event that does not verify is 401 and changes nothing (the payout is polled instead).',
           ...R['POST /psp/v1/upstream/webhook'],
           response: {
             ...R['POST /psp/v1/upstream/webhook'].response,
@@ -46,6 +47,9 @@ export function upstreamWebhookRoutes(app: FastifyInstance, deps: { upstreamWebh
           throw new AdminError(401, 'signature_invalid', 'Neither X-Signature nor X-Paywize-Signature verifies');
         }
         if (result.kind === 'invalid') throw AdminError.invalid(result.message);
+        if (result.kind === 'refused') {
+          return { result: 'refused', transactionId: result.payoutId, exception_id: result.exceptionId };
+        }
         return { result: result.kind, ...(result.payoutId ? { transactionId: result.payoutId } : {}) };
       },
     );

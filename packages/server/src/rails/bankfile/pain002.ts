@@ -9,6 +9,8 @@ export interface TransactionStatus {
   status: string;
   reasonCode: string | null;
   additionalInfo: string | null;
+  /** The OrgnlPmtInfId of the block the status is given in, when the block names one. */
+  originalPmtInfId: string | null;
 }
 
 export interface StatusReport {
@@ -62,6 +64,7 @@ export function readPain002(bytes: Buffer): StatusReport {
   const transactions: TransactionStatus[] = [];
   const paymentInfos: StatusReport['paymentInfos'] = [];
   for (const info of children(report, 'OrgnlPmtInfAndSts')) {
+    const blockId = text(info, 'OrgnlPmtInfId');
     const infoStatus = text(info, 'PmtInfSts');
     if (infoStatus !== null) {
       const originalPmtInfId = text(info, 'OrgnlPmtInfId');
@@ -79,7 +82,7 @@ export function readPain002(bytes: Buffer): StatusReport {
         throw new BankFileUnreadable(`${where}: TxSts "${status ?? ''}" is not a status code`);
       }
       const r = reason(tx, where);
-      transactions.push({ endToEndId, status, reasonCode: r.code, additionalInfo: r.info });
+      transactions.push({ endToEndId, status, reasonCode: r.code, additionalInfo: r.info, originalPmtInfId: blockId });
     }
   }
   return {

@@ -141,24 +141,37 @@ function temporary(answer: UpstreamAnswer): SubmitAnswer {
   };
 }
 
+/** What Payrail's own return message starts with, when the upstream is another Payrail (said once, not twice). */
+const RETURN_PREFIX = 'Returned by the beneficiary bank: ';
+
 /**
  * The upstream's payout object as an outcome: INITIATED or PROCESSING → PROCESSING, PENDING → PENDING, SUCCESS with
  * its UTR, FAILED or REFUNDED → FAILED with the upstream's message (Payrail refunds its own wallet); after a
- * SUCCESS, a REFUNDED or FAILED report is a return.
+ * SUCCESS, a REFUNDED or FAILED report is a return. The upstream's `amount` and `transaction_id` come along, so that
+ * an event about another transfer or another amount is refused (BankNotifications).
  */
 export function upstreamOutcome(data: Record<string, unknown>): RailOutcome | null {
   const message = typeof data.status_message === 'string' && data.status_message ? data.status_message : '';
+  const amount = data.amount === undefined || data.amount === null ? null : parseRupees(data.amount);
+  const facts = {
+    ...(amount === null ? {} : { amount, currency: 'INR' }),
+    ...(typeof data.transaction_id === 'string' && data.transaction_id ? { reference: data.transaction_id } : {}),
+  };
   switch (data.status) {
     case 'INITIATED':
     case 'PROCESSING':
-      return { status: 'PROCESSING' };
+      return { status: 'PROCESSING', ...facts };
     case 'PENDING':
-      return { status: 'PENDING', ...(message ? { reason: `upstream: ${message}` } : {}) };
+      return { status: 'PENDING', ...(message ? { reason: `upstream: ${message}` } : {}), ...facts };
     case 'SUCCESS':
-      return { status: 'SUCCESS', utr: String(data.utr_number ?? '') };
+      return { status: 'SUCCESS', utr: String(data.utr_number ?? ''), ...facts };
     case 'FAILED':
-    case 'REFUNDED':
-      return { status: 'FAILED', reason: `upstream ${String(data.status)}: ${message || 'no message'}`.slice(0, 255) };
+    case 'REFUNDED': {
+      // A return reported by another Payrail already reads "Returned by the beneficiary bank: <why>": keep the why.
+      const why = message.startsWith(RETURN_PREFIX) ? message.slice(RETURN_PREFIX.length) : message;
+      const reason = `upstream ${String(data.status)}: ${why || 'no message'}`;
+      return { status: 'FAILED', reason: reason.slice(0, 255), ...facts };
+    }
     default:
       return null;
   }

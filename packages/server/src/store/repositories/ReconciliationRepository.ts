@@ -90,6 +90,10 @@ interface StatementRunRow {
   unmatched_amount: bigint;
   missing: number;
   missing_amount: bigint;
+  paid_but_refunded: number;
+  paid_but_refunded_amount: bigint;
+  return_not_applied: number;
+  return_not_applied_amount: bigint;
   forward_value_items: number;
   created_by: string;
   created_at: Date;
@@ -119,7 +123,8 @@ interface StatementRunRow {
 }
 
 const RUN_COLUMNS = `r.id AS run_id, r.transactions, r.matched, r.matched_amount, r.amount_mismatch,
-  r.amount_mismatch_amount, r.unmatched, r.unmatched_amount, r.missing, r.missing_amount, r.forward_value_items,
+  r.amount_mismatch_amount, r.unmatched, r.unmatched_amount, r.missing, r.missing_amount, r.paid_but_refunded,
+  r.paid_but_refunded_amount, r.return_not_applied, r.return_not_applied_amount, r.forward_value_items,
   r.created_by, r.created_at,
   (SELECT count(*) FROM reconciliation_items i
     WHERE i.run_id = r.id AND i.result <> 'matched' AND i.closed_at IS NULL) AS open_exceptions,
@@ -160,6 +165,8 @@ const toSummary = (r: StatementRunRow): RunSummary => ({
     amount_mismatch: { count: r.amount_mismatch, amount: r.amount_mismatch_amount },
     unmatched: { count: r.unmatched, amount: r.unmatched_amount },
     missing: { count: r.missing, amount: r.missing_amount },
+    paid_but_refunded: { count: r.paid_but_refunded, amount: r.paid_but_refunded_amount },
+    return_not_applied: { count: r.return_not_applied, amount: r.return_not_applied_amount },
   },
   forwardValueItems: r.forward_value_items,
   openExceptions: Number(r.open_exceptions),
@@ -309,8 +316,9 @@ export const ReconciliationRepository = {
     const t = run.totals;
     await q.query(
       `INSERT INTO reconciliation_runs (id, statement_id, transactions, matched, matched_amount, amount_mismatch,
-         amount_mismatch_amount, unmatched, unmatched_amount, missing, missing_amount, forward_value_items, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+         amount_mismatch_amount, unmatched, unmatched_amount, missing, missing_amount, forward_value_items, created_by,
+         paid_but_refunded, paid_but_refunded_amount, return_not_applied, return_not_applied_amount)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
       [
         run.id,
         run.statementId,
@@ -325,6 +333,10 @@ export const ReconciliationRepository = {
         t.missing.amount,
         run.forwardValueItems,
         run.createdBy,
+        t.paid_but_refunded.count,
+        t.paid_but_refunded.amount,
+        t.return_not_applied.count,
+        t.return_not_applied.amount,
       ],
     );
   },
@@ -466,7 +478,19 @@ export const ReconciliationRepository = {
     return { connector: names.has('connector') ? 'connector' : 'rail', returnedAt: names.has('returned_at') };
   },
 
-  /** SUCCESS payouts paid through `connector` that became SUCCESS within [from, to). */
+  /** The run's items other than matched, with their ids (each becomes an exception). */
+  async exceptionsOf(q: Queryable, runId: string): Promise<ReconItem[]> {
+    const { rows } = await q.query<ItemRow>(
+      `SELECT ${ITEM_COLUMNS} FROM reconciliation_items WHERE run_id = $1 AND result <> 'matched' ORDER BY id`,
+      [runId],
+    );
+    return rows.map(toItem);
+  },
+
+  /**
+   * SUCCESS payouts paid through `connector` that became SUCCESS within [from, to), but for those an earlier
+   * statement's debit already matched (a payout is paid once: a later statement of the same day need not show it).
+   */
   async successfulPayouts(
     q: Queryable,
     columns: PayoutColumns,
@@ -476,7 +500,10 @@ export const ReconciliationRepository = {
   ): Promise<(KnownPayout & { succeededAt: Date })[]> {
     const { rows } = await q.query<KnownPayout & { updated_at: Date }>(
       `SELECT id, amount, status, utr, updated_at FROM payouts
-        WHERE status = 'SUCCESS' AND updated_at >= $1 AND updated_at < $2 AND ${columns.connector} = $3 ORDER BY id`,
+        WHERE status = 'SUCCESS' AND updated_at >= $1 AND updated_at < $2 AND ${columns.connector} = $3
+          AND NOT EXISTS (SELECT 1 FROM reconciliation_items i WHERE i.payout_id = payouts.id
+            AND i.matched_kind = 'payout' AND i.direction = 'debit' AND i.result IN ('matched', 'amount_mismatch'))
+        ORDER BY id`,
       [from, to, connector],
     );
     return rows.map((r) => ({

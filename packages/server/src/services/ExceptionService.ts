@@ -1,0 +1,143 @@
+import type { Clock } from '../clock.ts';
+import { EXCEPTION_ID_PATTERN } from '../domain/ids.ts';
+import type { ExceptionKind } from '../domain/outsideReport.ts';
+import type { Database, Queryable } from '../store/Database.ts';
+import {
+  ExceptionRepository as Repo,
+  type ExceptionAction,
+  type ExceptionQuery,
+  type ExceptionRecord,
+} from '../store/repositories/ExceptionRepository.ts';
+import { PayoutRepository } from '../store/repositories/PayoutRepository.ts';
+import { ReconciliationRepository } from '../store/repositories/ReconciliationRepository.ts';
+import type { BankNotifications } from './BankNotifications.ts';
+import type { PayoutAdminService } from './PayoutAdminService.ts';
+
+export type { ExceptionAction, ExceptionRecord };
+
+/** What an operator may do with an exception of each kind (docs/operator/exceptions.md). */
+const ACTIONS: Readonly<Record<ExceptionKind, readonly ExceptionAction[]>> = {
+  // The report as it came, through the transition table (another connector's, another amount: the operator's call).
+  report_refused: ['apply_as_reported', 'dismiss'],
+  // A status report about a paid payout, a return of another amount, a return the books lack: the operator's return.
+  status_contradiction: ['refund_in_full', 'dismiss'],
+  return_mismatch: ['refund_in_full', 'dismiss'],
+  return_not_applied: ['refund_in_full', 'dismiss'],
+  // Money the bank paid that the merchant got back: recovering it is outside Payrail today (noted, then dismissed).
+  paid_but_refunded: ['dismiss'],
+  amount_mismatch: ['dismiss'],
+  unmatched: ['dismiss'],
+  missing: ['dismiss'],
+  unknown_virtual_account: ['dismiss'],
+  remitter_not_allowed: ['dismiss'],
+};
+
+/** The actions an exception allows: those of its kind, less the ones that need a payout when it names none. */
+export function allowedActions(e: ExceptionRecord): ExceptionAction[] {
+  if (e.state !== 'open') return [];
+  const needsPayout = new Set<ExceptionAction>(['apply_as_reported', 'refund_in_full']);
+  return ACTIONS[e.kind].filter((a) => e.payoutId !== null || !needsPayout.has(a));
+}
+
+export type ResolveExceptionOutcome =
+  | { ok: true; exception: ExceptionRecord }
+  | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'already_resolved'; exception: ExceptionRecord }
+  | { ok: false; reason: 'action_not_allowed'; allowed: ExceptionAction[] }
+  /** The operation the action stands for refused (the payout is not in a state it applies to): nothing changed. */
+  | { ok: false; reason: 'invalid_state'; message: string };
+
+/** The operation refused inside the transaction: everything it wrote is rolled back. */
+class ActionRefused extends Error {}
+
+/**
+ * The exceptions queue for operators (docs/operator/exceptions.md): list, read and resolve. Resolving runs the action
+ * through the same operation and guards as doing it by hand (an operator's return, an operator's resolution, the
+ * lifecycle's transition table), in one transaction with the resolution, so an exception is resolved once and its
+ * money moves once. Lock order: the reconciliation item (when the exception is one), the exception, then the payout
+ * (and, through the lifecycle, its wallet and allowances).
+ */
+export class ExceptionService {
+  constructor(
+    private readonly db: Database,
+    private readonly payoutAdmin: PayoutAdminService,
+    private readonly notifications: BankNotifications,
+    private readonly clock: Clock,
+  ) {}
+
+  page(query: ExceptionQuery): Promise<ExceptionRecord[]> {
+    return Repo.page(this.db, query);
+  }
+
+  async get(id: string): Promise<ExceptionRecord | null> {
+    return EXCEPTION_ID_PATTERN.test(id) ? Repo.findById(this.db, id) : null;
+  }
+
+  openByKind(): Promise<{ kind: string; count: number }[]> {
+    return Repo.openByKind(this.db);
+  }
+
+  async resolve(id: string, action: ExceptionAction, reason: string, actor: string): Promise<ResolveExceptionOutcome> {
+    const seen = await this.get(id);
+    if (!seen) return { ok: false, reason: 'not_found' };
+    try {
+      return await this.db.transaction(async (tx): Promise<ResolveExceptionOutcome> => {
+        // The reconciliation item first: closing an item from its run locks the item, then its exception.
+        const item =
+          seen.reconItemId === null ? null : await ReconciliationRepository.lockItem(tx, seen.sourceRef ?? '', seen.reconItemId);
+        const exception = await Repo.lockById(tx, id);
+        if (!exception) return { ok: false, reason: 'not_found' };
+        if (exception.state !== 'open') return { ok: false, reason: 'already_resolved', exception };
+        const allowed = allowedActions(exception);
+        if (!allowed.includes(action)) return { ok: false, reason: 'action_not_allowed', allowed };
+        await this.act(tx, exception, action, reason, actor);
+        if (item && !item.closedAt) await ReconciliationRepository.close(tx, item.id, actor, reason);
+        const resolved = await Repo.resolve(tx, id, actor, action, reason, new Date(this.clock()));
+        return { ok: true, exception: resolved };
+      });
+    } catch (err) {
+      if (err instanceof ActionRefused) return { ok: false, reason: 'invalid_state', message: err.message };
+      throw err;
+    }
+  }
+
+  /** The money side of an action, inside the resolution's transaction; ActionRefused rolls everything back. */
+  private async act(
+    tx: Queryable,
+    e: ExceptionRecord,
+    action: ExceptionAction,
+    reason: string,
+    actor: string,
+  ): Promise<void> {
+    if (action === 'dismiss') return;
+    const payout = e.payoutId ? await PayoutRepository.lockById(tx, e.payoutId) : null;
+    if (!payout) throw new ActionRefused('the exception names no payout of Payrail');
+    if (action === 'refund_in_full') {
+      // As the operator would by hand: a SUCCESS payout is returned (§14.2); one still open is resolved FAILED,
+      // then refunded by the worker like any failure.
+      if (payout.status === 'SUCCESS') {
+        const returned = await this.payoutAdmin.returnWithin(tx, payout, reason, actor);
+        if (!returned) throw new ActionRefused(`payout ${payout.id} is ${payout.status}: it cannot be returned`);
+        return;
+      }
+      const resolved = await this.payoutAdmin.resolveWithin(tx, payout, 'FAILED', undefined, actor);
+      if (!resolved.ok) {
+        throw new ActionRefused(
+          `payout ${payout.id} is ${payout.status}${payout.returnedAt ? ' (returned already)' : ''}: nothing to refund`,
+        );
+      }
+      return;
+    }
+    if (action === 'apply_as_reported') {
+      const reported = e.reported;
+      const outcome = { status: reported.status, utr: reported.utr, reason: reported.reason };
+      const result = await this.notifications.applyAsReported(tx, payout, outcome, actor);
+      if (result === 'error') {
+        const after = await PayoutRepository.findById(tx, payout.id);
+        throw new ActionRefused(after?.railError ?? `the report cannot be applied to a ${payout.status} payout`);
+      }
+      return;
+    }
+    throw new ActionRefused(`${action} is not available yet`);
+  }
+}
