@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { systemClock, type Clock } from '../clock.ts';
 import { readCamt054, CAMT054_NAME, type Notification } from '../rails/bankfile/camt054.ts';
 import { readPain002, PAIN002_NAME, type StatusReport } from '../rails/bankfile/pain002.ts';
-import type { BankFileTransport } from '../rails/bankfile/transport.ts';
+import { isUsableName, type BankFileTransport } from '../rails/bankfile/transport.ts';
 import { BankFileUnreadable, MAX_BANK_FILE_BYTES, readIsoMessage } from '../rails/bankfile/xmlRead.ts';
 import type { BankNotifications } from '../services/BankNotifications.ts';
 import type { PayoutLifecycle } from '../services/PayoutLifecycle.ts';
@@ -92,11 +92,35 @@ export class BankFileInbox {
     for (const name of await this.transport.list('inbox')) {
       if (this.stopping) return;
       try {
-        await this.handle(name);
+        if (isUsableName(name)) await this.handle(name);
+        else await this.reportUnusable(name);
       } catch (err) {
         this.log.warn({ err, file: name }, 'bank file not applied; retried at the next scan');
       }
     }
+  }
+
+  /**
+   * A listed name no path can reach (isUsableName): the file can be neither read nor moved to failed/, so it stays
+   * in the inbox. It is recorded failed once, keyed by its name, and logged then without a stack trace (nothing
+   * failed but the name); every later scan, of any instance, finds the record and skips the file.
+   */
+  private async reportUnusable(name: string): Promise<void> {
+    const sha256 = createHash('sha256').update(`unusable name\n${name}`).digest('hex');
+    if (await Repo.inboundKnown(this.db, sha256)) return;
+    const reason =
+      'not a usable file name (it has a / or \\ or a NUL, or is . or ..): left unread in inbox/; rename or remove it there';
+    const recorded = await Repo.recordInbound(this.db, {
+      sha256,
+      // A database text holds no NUL: the record shows it as \0.
+      name: name.replaceAll('\0', '\\0'),
+      messageType: null,
+      state: 'failed',
+      reason,
+      entries: 0,
+      refused: 0,
+    });
+    if (recorded) this.log.warn({ file: name, reason }, 'bank file refused: its name is unusable; left in inbox/');
   }
 
   /** Reads, applies and moves one inbox file. */

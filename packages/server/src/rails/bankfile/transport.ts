@@ -38,11 +38,17 @@ function suffixed(name: string): string {
   return dot > 0 ? `${name.slice(0, dot)}.${tag}${name.slice(dot)}` : `${name}.${tag}`;
 }
 
-/** Refuses names that would leave the folder (the bank writes the names, not Payrail). */
+/**
+ * Whether a listed name can be read and moved: not one that would leave the folder (a `/` or `\`, `.` or `..`) nor
+ * one holding a NUL. The bank writes the names, not Payrail: a folder may hold a file named `a\b.xml` and a bank's
+ * SFTP server may list any name, so `list` answers such names too, for the inbox to report (jobs/BankFileInbox.ts).
+ */
+export const isUsableName = (name: string) =>
+  name !== '' && name !== '.' && name !== '..' && !name.includes('/') && !name.includes('\\') && !name.includes('\0');
+
+/** Refuses names that would leave the folder. */
 function checkName(name: string): void {
-  if (!name || name.includes('/') || name.includes('\\') || name === '.' || name === '..' || name.includes('\0')) {
-    throw new Error(`"${name}" is not a file name`);
-  }
+  if (!isUsableName(name)) throw new Error(`"${name}" is not a file name`);
 }
 
 export class FolderTransport implements BankFileTransport {
