@@ -46,6 +46,8 @@ import { benchTokens, tokenTable } from './tokenBench.ts';
  * BENCH_ONLY=drain (only the drain of bench/drain.ts), BENCH_DRAIN=0 (the table without the drain),
  * BENCH_ONLY=recon (only the reconciliation import of bench/recon.ts; BENCH_RECON_ENTRIES, BENCH_RECON_ROUNDS),
  * BENCH_ONLY=bankfile (cutting a pain.001 and applying a camt.054 of bench/bankfile.ts; BENCH_BANKFILE_PAYOUTS),
+ * BENCH_ONLY=camt054 (a 60 MB camt.054 through a real server's inbox, bench/camt054Inbox.ts; BENCH_CAMT054_MB,
+ * BENCH_CAMT054_PAYOUTS),
  * BENCH_ONLY=upstream (the upstream connector beside the sandbox one, bench/upstream.ts; BENCH_UPSTREAM=0 leaves it out
  * of the full run; BENCH_UPSTREAM_PAYOUTS, BENCH_UPSTREAM_RATE, BENCH_UPSTREAM_BACKLOG),
  * BENCH_ONLY=token, BENCH_ONLY=soak (or `npm run bench -- soak`), BENCH_SERVER_ENV="PAYRAIL_X=… PAYRAIL_Y=…" (server
@@ -638,6 +640,22 @@ async function main() {
         log: (m) => log(engine, m),
       });
       rows.push(...bankFileRows(engine, result));
+    }
+    process.stdout.write(`\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
+    return;
+  }
+  // BENCH_ONLY=camt054: a 60 MB camt.054 applied through a real server's inbox (bench/camt054Inbox.ts).
+  if (process.env.BENCH_ONLY === 'camt054') {
+    const { benchCamt054, camt054Row } = await import('./camt054Inbox.ts');
+    const rows = [['engine', 'scenario', 's', 'server RSS before → peak', 'target', 'met']];
+    for (const engine of engines) {
+      const result = await benchCamt054(engine, {
+        databaseUrl: process.env.BENCH_DATABASE_URL,
+        env: baseEnv(),
+        adminToken: ADMIN_TOKEN,
+        log: (m) => log(engine, m),
+      });
+      rows.push(camt054Row(engine, result));
     }
     process.stdout.write(`\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
     return;

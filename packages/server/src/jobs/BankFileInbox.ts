@@ -1,9 +1,14 @@
 import { createHash } from 'node:crypto';
 import { systemClock, type Clock } from '../clock.ts';
-import { readCamt054, CAMT054_NAME, type Notification } from '../rails/bankfile/camt054.ts';
+import { Camt054Reader, CAMT054_NAME, type Notification } from '../rails/bankfile/camt054.ts';
 import { readPain002, PAIN002_NAME, type StatusReport } from '../rails/bankfile/pain002.ts';
 import { isUsableName, type BankFileTransport } from '../rails/bankfile/transport.ts';
-import { BankFileUnreadable, MAX_BANK_FILE_BYTES, readIsoMessage } from '../rails/bankfile/xmlRead.ts';
+import {
+  BankFileUnreadable,
+  MAX_BANK_FILE_BYTES,
+  MAX_WHOLE_BANK_FILE_BYTES,
+  readIsoMessage,
+} from '../rails/bankfile/xmlRead.ts';
 import type { BankNotifications } from '../services/BankNotifications.ts';
 import type { PayoutLifecycle } from '../services/PayoutLifecycle.ts';
 import { StatementUnbalanced, StatementUnreadable } from '../services/ReconciliationService.ts';
@@ -42,6 +47,97 @@ function looksLikeMt940(bytes: Buffer): boolean {
 
 const CAMT053 = /^camt\.053\.001\.\d\d$/;
 const NAMESPACE = /urn:iso:std:iso:20022:tech:xsd:([a-z]{4}\.\d{3}\.\d{3}\.\d{2})/;
+/** The message type is the namespace found in a file's first bytes. */
+const HEAD_BYTES = 4096;
+
+/**
+ * An inbox file as read: its SHA-256, its message type, and a camt.054's notification (read as it streamed), or
+ * another file's bytes (read whole: status reports and statements), or why it cannot be read.
+ */
+type InboxFile = { sha256: string; messageType: string | null } & (
+  { camt054: Notification } | { bytes: Buffer } | { unreadable: string }
+);
+
+/**
+ * Reads one inbox file in one pass over its stream, hashing each chunk as it arrives: the bytes are never held
+ * twice, and a camt.054's not at all (its reader keeps the transactions). The first 4 KiB decide the message; a
+ * file found unreadable is still read to its end, for its hash.
+ */
+class InboxFileReader {
+  private readonly hash = createHash('sha256');
+  private head: Buffer[] | null = [];
+  private headBytes = 0;
+  private messageType: string | null = null;
+  private camt054: Camt054Reader | null = null;
+  private whole: Buffer[] = [];
+  private wholeBytes = 0;
+  private unreadable: string | null = null;
+
+  static async read(transport: BankFileTransport, name: string): Promise<InboxFile> {
+    const reader = new InboxFileReader();
+    const stream = await transport.readStream('inbox', name);
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) reader.write(chunk);
+    } finally {
+      stream.destroy();
+    }
+    return reader.end();
+  }
+
+  private write(chunk: Buffer): void {
+    this.hash.update(chunk);
+    if (!this.head) return this.take(chunk);
+    this.head.push(chunk);
+    this.headBytes += chunk.length;
+    if (this.headBytes >= HEAD_BYTES) this.decide();
+  }
+
+  private decide(): void {
+    const head = Buffer.concat(this.head ?? []);
+    this.head = null;
+    this.messageType = NAMESPACE.exec(head.subarray(0, HEAD_BYTES).toString('utf8'))?.[1] ?? null;
+    if (this.messageType === CAMT054_NAME) this.camt054 = new Camt054Reader(MAX_BANK_FILE_BYTES);
+    this.take(head);
+  }
+
+  private take(chunk: Buffer): void {
+    if (this.unreadable !== null) return;
+    if (this.camt054) {
+      this.unreadable = unreadable(() => this.camt054?.write(chunk));
+      return;
+    }
+    this.wholeBytes += chunk.length;
+    if (this.wholeBytes <= MAX_WHOLE_BANK_FILE_BYTES) {
+      this.whole.push(chunk);
+      return;
+    }
+    this.whole = [];
+    this.unreadable = `the file is larger than ${MAX_WHOLE_BANK_FILE_BYTES} bytes (only a camt.054 may be larger)`;
+  }
+
+  private end(): InboxFile {
+    if (this.head) this.decide();
+    const read = { sha256: this.hash.digest('hex'), messageType: this.messageType };
+    if (this.camt054 && this.unreadable === null) {
+      let notification: Notification | null = null;
+      this.unreadable = unreadable(() => (notification = this.camt054?.end() ?? null));
+      if (notification) return { ...read, camt054: notification };
+    }
+    if (this.unreadable !== null) return { ...read, unreadable: this.unreadable };
+    return { ...read, bytes: Buffer.concat(this.whole, this.wholeBytes) };
+  }
+}
+
+/** Runs `fn`: the reason when it finds the file unreadable, else null. */
+function unreadable(fn: () => unknown): string | null {
+  try {
+    fn();
+    return null;
+  } catch (err) {
+    if (err instanceof BankFileUnreadable) return err.message;
+    throw err;
+  }
+}
 
 /**
  * Reads the bank's files from inbox/ (docs/operator/bank-files.md). Each file is applied whole, in one transaction, or not
@@ -142,13 +238,14 @@ export class BankFileInbox {
       await this.transport.move('inbox', name, 'failed');
       return { kind: 'failed', messageType: null, reason };
     }
-    const bytes = await this.transport.read('inbox', name);
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    // One pass over the file's stream: hashed, and a camt.054 read, as its bytes arrive (InboxFileReader).
+    const file = await InboxFileReader.read(this.transport, name);
+    const { sha256 } = file;
     if (await Repo.inboundKnown(this.db, sha256)) {
       await this.transport.move('inbox', name, 'processed');
       return { kind: 'known' };
     }
-    const result = await this.apply(name, bytes, sha256);
+    const result = await this.apply(name, file);
     if (result.kind === 'busy') return result;
     if (result.kind === 'failed') {
       await Repo.recordInbound(this.db, {
@@ -166,22 +263,26 @@ export class BankFileInbox {
     return result;
   }
 
-  private async apply(name: string, bytes: Buffer, sha256: string): Promise<InboxResult> {
-    const messageType = NAMESPACE.exec(bytes.subarray(0, 4096).toString('utf8'))?.[1] ?? null;
-    if (messageType && CAMT053.test(messageType)) return this.importStatement(name, bytes, sha256, messageType);
-    if (!messageType && looksLikeMt940(bytes)) return this.importStatement(name, bytes, sha256, MT940_TYPE);
+  private async apply(name: string, file: InboxFile): Promise<InboxResult> {
+    const { sha256, messageType } = file;
+    if ('unreadable' in file) return { kind: 'failed', messageType, reason: file.unreadable };
     let parsed: { pain002: StatusReport } | { camt054: Notification };
-    try {
-      if (messageType === PAIN002_NAME) parsed = { pain002: readPain002(bytes) };
-      else if (messageType === CAMT054_NAME) parsed = { camt054: readCamt054(bytes) };
-      else {
-        // Not one of ours: the reader says why (not XML, no namespace, another message).
-        readIsoMessage(bytes, [PAIN002_NAME, CAMT054_NAME, 'camt.053.001.08']);
-        throw new BankFileUnreadable(`${messageType} is not a message Payrail reads`);
+    if ('camt054' in file) parsed = { camt054: file.camt054 };
+    else {
+      const { bytes } = file;
+      if (messageType && CAMT053.test(messageType)) return this.importStatement(name, bytes, sha256, messageType);
+      if (!messageType && looksLikeMt940(bytes)) return this.importStatement(name, bytes, sha256, MT940_TYPE);
+      try {
+        if (messageType === PAIN002_NAME) parsed = { pain002: readPain002(bytes) };
+        else {
+          // Not one of ours: the reader says why (not XML, no namespace, another message).
+          readIsoMessage(bytes, [PAIN002_NAME, CAMT054_NAME, 'camt.053.001.08']);
+          throw new BankFileUnreadable(`${messageType} is not a message Payrail reads`);
+        }
+      } catch (err) {
+        if (err instanceof BankFileUnreadable) return { kind: 'failed', messageType, reason: err.message };
+        throw err;
       }
-    } catch (err) {
-      if (err instanceof BankFileUnreadable) return { kind: 'failed', messageType, reason: err.message };
-      throw err;
     }
     return this.db.transaction(async (tx): Promise<InboxResult> => {
       const { rows } = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [INBOX_LOCK]);

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { mkdir, open, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
+import type { Readable } from 'node:stream';
 import type SftpClient from 'ssh2-sftp-client';
 import type { SftpSettings } from '../../bankFileConfig.ts';
 
@@ -21,6 +23,11 @@ export interface BankFileTransport {
   /** The complete files of a folder, by name. */
   list(folder: BankFolder): Promise<string[]>;
   read(folder: BankFolder, name: string): Promise<Buffer>;
+  /**
+   * The file's bytes as they arrive, in chunks of about 64 KiB, so that a large file is never held whole. The file
+   * is opened before this answers (a missing file rejects here); the caller reads to the end or destroys the stream.
+   */
+  readStream(folder: BankFolder, name: string): Promise<Readable>;
   /** The size in bytes, read before the file is (a file too large is refused unread). */
   size(folder: BankFolder, name: string): Promise<number>;
   write(folder: BankFolder, name: string, data: string | Buffer): Promise<void>;
@@ -73,6 +80,13 @@ export class FolderTransport implements BankFileTransport {
   read(folder: BankFolder, name: string): Promise<Buffer> {
     checkName(name);
     return readFile(join(this.root, folder, name));
+  }
+
+  async readStream(folder: BankFolder, name: string): Promise<Readable> {
+    checkName(name);
+    const file = await open(join(this.root, folder, name), 'r');
+    // Closes the file at its end, on an error, or when destroyed.
+    return file.createReadStream();
   }
 
   async size(folder: BankFolder, name: string): Promise<number> {
@@ -205,6 +219,18 @@ export class SftpTransport implements BankFileTransport {
   read(folder: BankFolder, name: string): Promise<Buffer> {
     checkName(name);
     return this.use(async (c) => (await c.get(this.path(folder, name))) as Buffer);
+  }
+
+  readStream(folder: BankFolder, name: string): Promise<Readable> {
+    checkName(name);
+    // Opened within `use`, so that an error opening it is handled as any other call's. An error later, while the
+    // bytes arrive, reaches the reader through the stream; a connection that ends is dropped by the client's own
+    // callbacks (connection()).
+    return this.use(async (c) => {
+      const stream = c.createReadStream(this.path(folder, name)) as Readable;
+      await once(stream, 'open');
+      return stream;
+    });
   }
 
   size(folder: BankFolder, name: string): Promise<number> {
