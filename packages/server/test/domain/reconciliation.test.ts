@@ -161,9 +161,11 @@ describe('matching', () => {
       payoutId: paid.id,
       note: `payout ${paid.id} is already matched by another entry`,
     });
+    // The bank paid a payout Payrail failed and refunded: a contradiction, never matched.
     expect(m.match(tx({ utrs: ['UTR3'], amount: 7_000n }))).toMatchObject({
-      result: 'unmatched',
-      note: `payout ${failed.id} is REFUNDED in Payrail, yet the bank paid it`,
+      result: 'paid_but_refunded',
+      payoutId: failed.id,
+      note: `payout ${failed.id} is REFUNDED in Payrail (failed, never SUCCESS), yet the bank paid it`,
     });
     // A payout returned after it succeeded was paid: its debit matches.
     expect(m.match(tx({ utrs: ['UTR4'], amount: 8_000n }))).toMatchObject({ result: 'matched', payoutId: returned.id });
@@ -197,10 +199,11 @@ describe('matching', () => {
       result: 'amount_mismatch',
       kind: 'return',
     });
+    // Money the bank sent back for a payout Payrail still has as SUCCESS: the return is not booked.
     expect(credit({ endToEndId: paid.id, isReturn: true })).toMatchObject({
-      result: 'unmatched',
+      result: 'return_not_applied',
       kind: 'return',
-      note: `a return of payout ${paid.id}, which is SUCCESS in Payrail`,
+      note: `a return of payout ${paid.id}, which is still SUCCESS in Payrail`,
     });
     // Without return information an EndToEndId naming a payout is no return.
     expect(credit({ endToEndId: failed.id, amount: 7_000n })).toMatchObject({ result: 'unmatched', kind: null });
