@@ -214,6 +214,9 @@ describe.each(CASES)('the upstream connector ($engine, upstream scheme $scheme)'
     expect(returned.status, JSON.stringify(returned.body)).toBe(200);
     const done = await waitForStatus(down.url, id, 'REFUNDED', 15_000);
     expect(String(done.status_message)).toMatch(/upstream/i);
+    // The upstream (another Payrail) says "Returned by the beneficiary bank: …" itself: said once, not twice.
+    expect(String(done.status_message).split('Returned by the beneficiary bank').length - 1).toBe(1);
+    expect(String(done.status_message)).toContain('Account closed');
     const after = (await shop.get(`/payout/v1/balance?wallet_id=${shopMerchant.wallet_id}`)).data?.balance;
     expect(Number(after) - Number(before)).toBeCloseTo(77, 2);
   });
@@ -238,6 +241,36 @@ describe.each(CASES)('the upstream connector ($engine, upstream scheme $scheme)'
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ result: 'unchanged', transactionId: id });
+    expect(await adminPayout(down.url, id)).toMatchObject({ status: 'SUCCESS', utr_number: done.utr_number });
+  });
+
+  it('refuses a signed event about another transfer or another amount than the one sent: 200 refused, an exception, nothing moves', async () => {
+    const id = await initiate(SANDBOX.success, '12.00');
+    const done = await waitForStatus(down.url, id, 'SUCCESS', 15_000);
+    const [copy] = await upstreamCopies(id);
+    const send = async (data: Record<string, unknown>) => {
+      const body = JSON.stringify({
+        id: `EV-${Math.random().toString(36).slice(2)}`,
+        type: 'payout.refunded',
+        created_at: new Date().toISOString(),
+        data: encryptJson(data, scheme, { apiKey: account.api_key, secretKey: account.secret_key }),
+      });
+      return http(down.url, 'POST', '/psp/v1/upstream/webhook', {
+        rawBody: body,
+        headers: { 'content-type': 'application/json', 'x-signature': signBody(account.webhook_secret, body) },
+      });
+    };
+    const base = { sender_id: id, status: 'REFUNDED', status_message: 'Returned', utr_number: done.utr_number };
+    const otherTransfer = await send({ ...base, transaction_id: 'PT0000000000000000000000000X', amount: '12.00' });
+    const otherAmount = await send({ ...base, transaction_id: copy?.id, amount: '1.00' });
+    for (const res of [otherTransfer, otherAmount]) {
+      expect([res.status, res.body.result], JSON.stringify(res.body)).toEqual([200, 'refused']);
+      const exception = await admin(down.url, 'GET', `/admin/v1/exceptions/${String(res.body.exception_id)}`);
+      expect(exception.body).toMatchObject({ source: 'upstream_webhook', payout_id: id, state: 'open' });
+    }
+    expect(
+      (await admin(down.url, 'GET', `/admin/v1/exceptions/${String(otherAmount.body.exception_id)}`)).body.kind,
+    ).toBe('return_mismatch');
     expect(await adminPayout(down.url, id)).toMatchObject({ status: 'SUCCESS', utr_number: done.utr_number });
   });
 
