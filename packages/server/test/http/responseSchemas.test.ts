@@ -340,6 +340,23 @@ describe('every route answers what its protocol schema says', () => {
     expect(open).toBeDefined();
     ok(await call('POST', `/admin/v1/reconciliation/runs/${runId}/items/${open?.item_id}/close`, { reason: 'drift' }));
 
+    // The exceptions queue: a second unknown entry stays open, to be read and dismissed.
+    ok(
+      await http(url, 'POST', '/admin/v1/reconciliation/statements', {
+        rawBody: camt053({
+          id: `STMT-X-${Date.now().toString(36)}`,
+          entries: [{ direction: 'credit', amount: '5.00', utr: 'UTR-NOBODY-2' }],
+        }),
+        headers: { 'content-type': 'application/xml', authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      }),
+      201,
+    );
+    const queue = ok(await call('GET', '/admin/v1/exceptions?state=open&kind=unmatched&limit=5'));
+    const exceptionId = (queue.body.data as { exception_id: string }[])[0]?.exception_id as string;
+    ok(await call('GET', '/admin/v1/exceptions?format=csv'));
+    ok(await call('GET', `/admin/v1/exceptions/${exceptionId}`));
+    ok(await call('POST', `/admin/v1/exceptions/${exceptionId}/resolve`, { action: 'dismiss', reason: 'drift' }));
+
     // ---- Console ------------------------------------------------------------------------------------------------
     ok(
       await http(url, 'POST', '/console/api/session', {
