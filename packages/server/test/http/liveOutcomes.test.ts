@@ -347,13 +347,13 @@ describe.each(ENGINES)('live-mode outcomes on %s', (engine) => {
       ]);
     });
 
-    it('refuses an amount that differs (422) and a move the table refuses (409), keeping each on the payout', async () => {
+    it('refuses an amount that differs (200 refused, one exception) and a move the table refuses (409), keeping each on the payout', async () => {
       const id = await payout('60.00');
       const wrong = await notifyPayout({ transactionId: id, status: 'SUCCESS', utr: 'UTR6000', amount: '600.00' });
-      expect([wrong.status, (wrong.body.error as Event).code]).toEqual([422, 'amount_mismatch']);
-      expect(
-        (await notifyPayout({ transactionId: id, status: 'SUCCESS', utr: 'UTR6000', amount: '600.00' })).status,
-      ).toBe(422);
+      // Contract §18: a report that does not match is answered 200, so that the sender stops, and queued.
+      expect([wrong.status, wrong.body.result]).toEqual([200, 'refused']);
+      const again = await notifyPayout({ transactionId: id, status: 'SUCCESS', utr: 'UTR6000', amount: '600.00' });
+      expect([again.status, again.body.exception_id]).toEqual([200, wrong.body.exception_id]);
       const after = await adminPayout(t.url, id);
       expect(after.status).toBe('PROCESSING');
       expect(after.rail_error).toMatch(/600\.00.*60\.00/);
