@@ -370,9 +370,9 @@ function hasAttributes(tag: SaxesTagPlain): boolean {
   return false;
 }
 
-/** Reads a camt.054.001.08 notification as it streams from `source` (chunks of its bytes). */
+/** Reads a camt.054.001.08 notification as it streams from `source` (chunks of its bytes: a Readable, an array). */
 export async function readCamt054Stream(
-  source: AsyncIterable<Uint8Array>,
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   maxBytes: number = MAX_BANK_FILE_BYTES,
 ): Promise<Notification> {
   const reader = new Camt054Reader(maxBytes);
