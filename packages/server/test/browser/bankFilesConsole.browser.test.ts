@@ -10,6 +10,7 @@ import { mt940 } from '../support/bankStatements.ts';
 import { ARTIFACTS, CHROMIUM, launchBrowser } from '../support/browser.ts';
 import { createOperator, TEST_PASSWORD } from '../support/consoleClient.ts';
 import { fundedMerchant, initiateOk, payoutRequest, SANDBOX, waitForStatus } from '../support/payoutFixtures.ts';
+import { movableClock } from '../support/testClock.ts';
 import { startTestServer, type TestServer } from '../support/testServer.ts';
 import { eventually } from '../support/webhookReceiver.ts';
 
@@ -17,9 +18,15 @@ import { eventually } from '../support/webhookReceiver.ts';
  * The console's bank-file and reconciliation pages in Debian's chromium driven by playwright-core: the files cut
  * and the bank's files (a failed one with its reason), then the runs of the statements that came through the
  * inbox (camt.053 and MT940), a run's exceptions listed before its matched transactions, and an exception closed
- * with a reason. One server, with the bank files in a folder the test plays the bank in.
+ * with a reason. One server, with the bank files in a folder the test plays the bank in. The server's clock and the
+ * bank's start at START, so the files, statements and runs are dated the same on any day the test runs.
  */
 const hasChromium = existsSync(CHROMIUM);
+
+/** 2026-11-25 15:00 IST: when the payouts are sent, cut, answered and reconciled. */
+const START = Date.UTC(2026, 10, 25, 9, 30);
+/** The MT940 statement's day: one on which no payout succeeded, so its only exception is its unknown credit. */
+const MT940_DAY = '2026-11-24';
 
 if (!hasChromium && !process.env.CI) {
   console.warn(`bank-file console browser test skipped: no chromium at ${CHROMIUM} (apt-get install -y chromium)`);
@@ -38,6 +45,9 @@ describe.runIf(hasChromium)('bank files and reconciliation in the console (chrom
   let page: Page;
   const pageErrors: string[] = [];
   const ids: string[] = [];
+  // Time runs on from START as it does for the server, whose timers and leases follow the system's.
+  const clock = movableClock();
+  clock.advance(START - clock());
 
   /** Puts a file in the inbox as a bank does (written aside, then renamed) and waits until it has been read. */
   const toInbox = async (name: string, text: string) => {
@@ -48,7 +58,7 @@ describe.runIf(hasChromium)('bank files and reconciliation in the console (chrom
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'payrail-bank-console-'));
-    t = await startTestServer('pglite', { env: { ...BANKFILE_ENV, PAYRAIL_BANKFILE_DIR: dir } });
+    t = await startTestServer('pglite', { env: { ...BANKFILE_ENV, PAYRAIL_BANKFILE_DIR: dir }, clock });
     const funded = await fundedMerchant(t.url, 'v2');
     for (const account of [SANDBOX.success, SANDBOX.failure]) {
       const p = await initiateOk(
@@ -64,7 +74,7 @@ describe.runIf(hasChromium)('bank files and reconciliation in the console (chrom
     }
     for (const id of ids) await waitForStatus(t.url, id, 'PROCESSING');
     // The bank answers: a status report, a notification and a statement; then a file it could not have meant.
-    await simulateOnce(dir, { statement: true });
+    await simulateOnce(dir, { statement: true, now: () => new Date(clock()) });
     await waitForStatus(t.url, ids[0] as string, 'SUCCESS');
     await eventually(async () => (await readdir(join(dir, 'inbox'))).length === 0, 20_000, 50);
     await toInbox('garbage.xml', 'this is not a bank file');
@@ -73,6 +83,7 @@ describe.runIf(hasChromium)('bank files and reconciliation in the console (chrom
       'STATEMENT.sta',
       mt940({
         id: 'MT940-CONSOLE',
+        date: MT940_DAY,
         entries: [{ direction: 'credit', amount: '42.00', bankRef: 'UNKNOWN1', remittance: 'Unknown sender' }],
       }),
     );
@@ -143,6 +154,8 @@ describe.runIf(hasChromium)('bank files and reconciliation in the console (chrom
       .first()
       .click();
     await page.getByRole('heading', { name: 'Reconciliation run' }).waitFor();
+    // The title shows at once, the sections once the run has loaded: read them then.
+    await page.getByTestId('recon-summary').waitFor();
     const headings = await page.getByRole('heading', { level: 2 }).allInnerTexts();
     expect(headings.indexOf('Exceptions')).toBeGreaterThanOrEqual(0);
     expect(headings.indexOf('Exceptions')).toBeLessThan(headings.indexOf('Matched'));
