@@ -9,6 +9,7 @@ import { JobRepository } from '../store/repositories/JobRepository.ts';
 import { BalanceOverflow, DuplicateEntry, InsufficientFunds } from '../store/repositories/LedgerRepository.ts';
 import { toPayout, type PayoutRow } from '../store/repositories/PayoutRepository.ts';
 import { batchItemFinal } from './BatchCompletion.ts';
+import { LockPlan } from './LockOrder.ts';
 
 /** One payout's move in a set-based step (PayoutLifecycle.moveMany): `move`'s options, per payout. */
 export interface BulkMove {
@@ -74,6 +75,12 @@ export async function moveMany(
   }
   const byId = new Map(rows.map((r) => [r.id, toPayout(r)]));
   const moved = moves.map((m) => byId.get(m.payout.id) as Payout);
+  // The wallets, allowances and batch rows below are written in the order of `moves`: locked first in the one
+  // order (services/LockOrder.ts), so that two such steps, or one and an initiation, never wait for each other
+  // in a cycle. Rows the caller has locked already (PayoutStepper, FilePlan) are taken again at no wait.
+  const plan = new LockPlan();
+  moves.forEach((m, i) => plan.move({ ...(moved[i] as Payout), status: m.payout.status }, m.to));
+  await plan.take(tx);
 
   // The allowances count the payouts that are not FAILED or REFUNDED (PayoutLifecycle.move): summed per period,
   // which greatest(…, 0) leaves equal to releasing them one by one.
@@ -183,10 +190,15 @@ export async function recordRailErrors(
 
 /**
  * The `payout_refund` entries of returns (PayoutLifecycle.returnPayout), in one statement: the ledger's trigger
- * still moves each wallet per row, and its unique index still allows one refund per payout.
+ * still moves each wallet per row, and its unique index still allows one refund per payout. The wallets, and the
+ * allowances the returns free next (moveMany), are locked first in the one order (services/LockOrder.ts): the
+ * trigger alone would take the wallets in the order of `payouts`.
  */
 export async function appendRefunds(tx: Queryable, payouts: readonly Payout[]): Promise<void> {
   if (payouts.length === 0) return;
+  const plan = new LockPlan();
+  for (const p of payouts) plan.move({ ...p, status: RETURN_TRANSITION.from }, RETURN_TRANSITION.to);
+  await plan.take(tx);
   try {
     await tx.query(
       `INSERT INTO ledger_entries (wallet_id, kind, amount, balance_after, payout_id)

@@ -1,0 +1,74 @@
+import type { PayoutStatus } from '@payrail/protocol';
+import type { Payout } from '../domain/Payout.ts';
+import { RETURN_TRANSITION } from '../domain/payoutStateMachine.ts';
+import type { Queryable } from '../store/Database.ts';
+
+/** What a payout's move writes besides the payout itself (PayoutLifecycle.move, refund, returnPayout). */
+export type MovingPayout = Pick<Payout, 'status' | 'walletId' | 'merchantId' | 'istDay' | 'istMonth' | 'batchId'>;
+
+/**
+ * The rows a transaction will write besides the payouts it has locked, taken up front in the one order of
+ * ARCHITECTURE.md ("Row locks, in one order"): wallets by id, then allowance rows by (merchant, period), then batch
+ * rows by (merchant, batch). A transaction that moves several payouts would otherwise take them in the order of its
+ * payouts (a failure's allowances, then the next payout's refund and its wallet), and against an initiation, which
+ * holds the wallet while it waits for the allowances (payout_open, migration 004), that is a deadlock (issue 28).
+ * A row taken again later by the transaction's own writes is already its own: those writes wait for nothing.
+ */
+export class LockPlan {
+  private readonly wallets = new Set<string>();
+  private readonly allowances = new Map<string, { merchantId: string; period: string }>();
+  private readonly batches = new Map<string, { merchantId: string; batchId: string }>();
+
+  /**
+   * The rows `payout`, in its status now, writes on its way to `to`: REFUNDED appends its refund entry (the wallet),
+   * FAILED and a return free its allowances (both periods), and a final SUCCESS or REFUNDED counts in its batch.
+   */
+  move(payout: MovingPayout, to: PayoutStatus): this {
+    const returned = payout.status === RETURN_TRANSITION.from && to === RETURN_TRANSITION.to;
+    if (to === 'REFUNDED') this.wallets.add(payout.walletId);
+    if (to === 'FAILED' || returned) {
+      for (const period of [`D${payout.istDay}`, `M${payout.istMonth}`]) {
+        this.allowances.set(`${payout.merchantId}\n${period}`, { merchantId: payout.merchantId, period });
+      }
+    }
+    if (payout.batchId && (to === 'SUCCESS' || (to === 'REFUNDED' && !returned))) {
+      const batchId = payout.batchId;
+      this.batches.set(`${payout.merchantId}\n${batchId}`, { merchantId: payout.merchantId, batchId });
+    }
+    return this;
+  }
+
+  /**
+   * Locks the planned rows, one statement per table (none for a table with nothing planned), each in the sort order
+   * of the statements that lock the same rows elsewhere: `ORDER BY id` as payout_open_batch (migration 008) sorts
+   * its wallets, in the database's collation. FOR NO KEY UPDATE is the strength of the writes that follow (the
+   * ledger trigger's UPDATE of the wallet, the allowances' and the batch's UPDATE), so it never needs an upgrade.
+   */
+  async take(tx: Queryable): Promise<void> {
+    if (this.wallets.size > 0) {
+      await tx.query('SELECT 1 FROM wallets WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE', [
+        [...this.wallets],
+      ]);
+    }
+    if (this.allowances.size > 0) {
+      const rows = [...this.allowances.values()];
+      await tx.query(
+        `SELECT 1 FROM merchant_usage m
+           JOIN unnest($1::text[], $2::text[]) AS u (merchant_id, period)
+             ON m.merchant_id = u.merchant_id AND m.period = u.period
+          ORDER BY m.merchant_id, m.period FOR NO KEY UPDATE OF m`,
+        [rows.map((r) => r.merchantId), rows.map((r) => r.period)],
+      );
+    }
+    if (this.batches.size > 0) {
+      const rows = [...this.batches.values()];
+      await tx.query(
+        `SELECT 1 FROM payout_batches b
+           JOIN unnest($1::text[], $2::text[]) AS u (merchant_id, batch_id)
+             ON b.merchant_id = u.merchant_id AND b.batch_id = u.batch_id
+          ORDER BY b.merchant_id, b.batch_id FOR NO KEY UPDATE OF b`,
+        [rows.map((r) => r.merchantId), rows.map((r) => r.batchId)],
+      );
+    }
+  }
+}
