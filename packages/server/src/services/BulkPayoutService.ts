@@ -59,8 +59,6 @@ class Rollback extends Error {
 
 class DuplicateBatch extends Error {}
 
-const isDeadlock = (err: unknown) => (err as { code?: unknown } | null)?.code === '40P01';
-
 function invalid(field: string, rule: string): never {
   throw new RequestRejected(withMessage(PayoutCodes.invalidField, `Invalid ${field}: ${rule}`));
 }
@@ -168,31 +166,26 @@ export class BulkPayoutService {
 
     let recorded: RecordedVerdict[];
     let committed = false;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        recorded = await this.db.transaction((tx) =>
-          this.apply(tx, merchant, scheme, batchId as string, {
-            atomic,
-            dryRun,
-            callbackUrl: callbackUrl === '' ? null : (callbackUrl as string | null),
-            itemCount: items.length,
-            at: now,
-            verdicts,
-            candidates,
-          }),
-        );
-        committed = true;
-      } catch (err) {
-        if (err instanceof Rollback) recorded = err.verdicts;
-        else if (err instanceof DuplicateBatch) {
-          const existing = await this.existingResult(merchant.id, batchId as string);
-          throw new RequestRejected(PayoutCodes.duplicateBatchId, existing ?? undefined);
-        } else if (isDeadlock(err) && attempt < 3) {
-          // Only a concurrent initiation of one of this batch's sender_ids can cycle with the wallet lock.
-          continue;
-        } else throw err;
-      }
-      break;
+    // A deadlock victim is run again by the database layer (store/pgDatabase.ts), as every transaction is.
+    try {
+      recorded = await this.db.transaction((tx) =>
+        this.apply(tx, merchant, scheme, batchId as string, {
+          atomic,
+          dryRun,
+          callbackUrl: callbackUrl === '' ? null : (callbackUrl as string | null),
+          itemCount: items.length,
+          at: now,
+          verdicts,
+          candidates,
+        }),
+      );
+      committed = true;
+    } catch (err) {
+      if (err instanceof Rollback) recorded = err.verdicts;
+      else if (err instanceof DuplicateBatch) {
+        const existing = await this.existingResult(merchant.id, batchId as string);
+        throw new RequestRejected(PayoutCodes.duplicateBatchId, existing ?? undefined);
+      } else throw err;
     }
 
     const payouts = new Map(candidates.map((c) => [c.index, c.payout]));

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Database, Queryable, QueryResult } from './Database.ts';
@@ -67,6 +68,25 @@ const SOCKET_CODES = new Set([
 ]);
 const PG_CONNECTION_MESSAGE =
   /^(Connection terminated|Query read timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/;
+
+/**
+ * SQLSTATEs of a transaction PostgreSQL rolled back to let others go on: 40P01, the victim of a deadlock; 40001, a
+ * serialization failure. Nothing the transaction wrote is kept, so it can simply run again from its start.
+ */
+const VICTIM_STATES = new Set(['40P01', '40001']);
+/**
+ * How many times a transaction (or a statement outside one) is run when PostgreSQL picks it as such a victim every
+ * time. Bounded: with the one lock order (ARCHITECTURE.md) a deadlock is not expected at all, and a transaction
+ * that keeps losing should fail with its error rather than hold its caller.
+ */
+export const MAX_VICTIM_ATTEMPTS = 3;
+/** Before the next attempt: a few milliseconds, random, so that two victims of one conflict do not meet again. */
+const victimPause = (attempt: number) => sleep(Math.round((5 + Math.random() * 20) * attempt));
+
+const victimState = (err: unknown): string | null => {
+  const code = err instanceof pg.DatabaseError ? err.code : undefined;
+  return code !== undefined && VICTIM_STATES.has(code) ? code : null;
+};
 
 function isUnavailable(err: unknown): boolean {
   if (err instanceof pg.DatabaseError) return UNAVAILABLE_STATE.test(err.code ?? '');
@@ -176,44 +196,87 @@ export function createPgDatabase(options: PgOptions): Database {
     }
   };
 
+  /** One attempt at a transaction; `victim` notes a statement of it that PostgreSQL failed as a victim. */
+  const transactionOnce = async <T>(
+    fn: (tx: Queryable) => Promise<T>,
+    victim: { state: string | null },
+  ): Promise<T> => {
+    const client = await acquire();
+    // A reason to discard the client rather than return it to the pool; a connection lost while the client is
+    // held is in `lost` (its own listener), and reaches the caller through the next query.
+    let broken: unknown = null;
+    const inTx = async <R>(sql: string, params: readonly unknown[] | undefined, timeout: number | undefined) => {
+      try {
+        return await run<R>(client, sql, params, timeout);
+      } catch (err) {
+        victim.state ??= victimState(err);
+        throw err;
+      }
+    };
+    try {
+      await run(client, 'BEGIN', undefined, queryTimeout);
+      const tx: Queryable = {
+        query: (sql, params) => inTx(sql, params, queryTimeout),
+        exec: async (sql) => {
+          await inTx(sql, undefined, undefined);
+        },
+      };
+      const result = await fn(tx);
+      await inTx('COMMIT', undefined, queryTimeout);
+      return result;
+    } catch (err) {
+      // After a lost connection or a client-side timeout the session is in an unknown state: do not wait on a
+      // ROLLBACK there, discard the client (the server rolls back when the connection closes).
+      if (!lost.has(client) && !(err instanceof DatabaseUnavailable)) {
+        await run(client, 'ROLLBACK', undefined, queryTimeout).catch((rollbackErr: unknown) => {
+          broken = rollbackErr;
+        });
+      } else {
+        broken ??= err;
+      }
+      throw err;
+    } finally {
+      const reason = lost.get(client) ?? broken;
+      client.release(reason === null ? undefined : (reason as Error));
+    }
+  };
+
+  /**
+   * Runs `attempt` again while PostgreSQL rolls it back as a deadlock or serialization victim (VICTIM_STATES), at
+   * most MAX_VICTIM_ATTEMPTS times, and says so in the log: the SQLSTATE and the attempt, never a statement or a
+   * value. Safe for every transaction and statement here, because such a rollback leaves nothing of the attempt in
+   * the database, and a transaction's function only reads and writes through `tx` and builds its result: no
+   * connector is called inside a transaction (ARCHITECTURE.md), so running the function again is running it for the
+   * first time. (What it counts in memory, the metrics, counts the attempt that was rolled back too, as with any
+   * rolled-back transaction.)
+   */
+  const retryingVictims = async <T>(what: string, attempt: (victim: { state: string | null }) => Promise<T>) => {
+    for (let n = 1; ; n++) {
+      // A statement of the attempt that failed as a victim, even when the error that ends the attempt is another
+      // (a caller that caught it and went on gets 25P02, "current transaction is aborted", next).
+      const victim = { state: null as string | null };
+      try {
+        return await attempt(victim);
+      } catch (err) {
+        // Never after a lost connection: a COMMIT sent on it may have been kept.
+        const state = err instanceof DatabaseUnavailable ? null : (victimState(err) ?? victim.state);
+        if (state === null || n >= MAX_VICTIM_ATTEMPTS) throw err;
+        options.logger?.warn(
+          { code: state, attempt: n, maxAttempts: MAX_VICTIM_ATTEMPTS },
+          `${what} rolled back by PostgreSQL (deadlock or serialization victim); running it again`,
+        );
+        await victimPause(n);
+      }
+    }
+  };
+
   return {
     engine: 'postgres',
-    query: (sql, params) => run(pool, sql, params, queryTimeout),
+    query: (sql, params) => retryingVictims('statement', () => run(pool, sql, params, queryTimeout)),
     exec: async (sql) => {
       await run(pool, sql, undefined, undefined);
     },
-    async transaction(fn) {
-      const client = await acquire();
-      // A reason to discard the client rather than return it to the pool; a connection lost while the client is
-      // held is in `lost` (its own listener), and reaches the caller through the next query.
-      let broken: unknown = null;
-      try {
-        await run(client, 'BEGIN', undefined, queryTimeout);
-        const tx: Queryable = {
-          query: (sql, params) => run(client, sql, params, queryTimeout),
-          exec: async (sql) => {
-            await run(client, sql, undefined, undefined);
-          },
-        };
-        const result = await fn(tx);
-        await run(client, 'COMMIT', undefined, queryTimeout);
-        return result;
-      } catch (err) {
-        // After a lost connection or a client-side timeout the session is in an unknown state: do not wait on a
-        // ROLLBACK there, discard the client (the server rolls back when the connection closes).
-        if (!lost.has(client) && !(err instanceof DatabaseUnavailable)) {
-          await run(client, 'ROLLBACK', undefined, queryTimeout).catch((rollbackErr: unknown) => {
-            broken = rollbackErr;
-          });
-        } else {
-          broken ??= err;
-        }
-        throw err;
-      } finally {
-        const reason = lost.get(client) ?? broken;
-        client.release(reason === null ? undefined : (reason as Error));
-      }
-    },
+    transaction: (fn) => retryingVictims('transaction', (victim) => transactionOnce(fn, victim)),
     close: () => pool.end(),
   };
 }
