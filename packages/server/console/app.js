@@ -153,12 +153,12 @@ function Shell({ session, onSignOut }) {
     <nav class="main" aria-label="Sections">
       <ul>
         ${nav.map(
-          ([href, label]) =>
+          ([href, label, Extra]) =>
             html`<li>
               <a
                 href=${href}
                 aria-current=${(href === '#/' ? path === '/' : hash.startsWith(href)) ? 'page' : undefined}
-                >${label}</a
+                >${label}${Extra ? html`<${Extra} />` : ''}</a
               >
             </li>`,
         )}

@@ -8,6 +8,9 @@ import { BatchPage } from './BatchPage.js';
 import { Batches } from './Batches.js';
 import { CollectionDetail } from './CollectionDetail.js';
 import { Collections } from './Collections.js';
+import { ExceptionDetail } from './ExceptionDetail.js';
+import { Exceptions } from './Exceptions.js';
+import { OpenExceptionsCount } from './exceptionParts.js';
 import { Ledger } from './Ledger.js';
 import { MerchantDetail } from './MerchantDetail.js';
 import { Merchants } from './Merchants.js';
@@ -20,7 +23,10 @@ import { ReconciliationRun } from './ReconciliationRun.js';
 import { Wallet } from './Wallet.js';
 import { Webhooks } from './Webhooks.js';
 
-/** The sections of the nav: Operators for admins only (the server refuses its routes to the others). */
+/**
+ * The sections of the nav, each [href, label, optional component drawn after the label]: Operators for admins only
+ * (the server refuses its routes to the others); Exceptions with its open count.
+ */
 export function operatorNav(role) {
   return [
     ['#/', 'Overview'],
@@ -30,6 +36,7 @@ export function operatorNav(role) {
     ['#/collections', 'Collections'],
     ['#/webhooks', 'Webhooks'],
     ['#/approvals', 'Approvals'],
+    ['#/exceptions', 'Exceptions', OpenExceptionsCount],
     ['#/ledger', 'Ledger'],
     ['#/reconciliation', 'Reconciliation'],
     ['#/bankfiles', 'Bank files'],
@@ -52,6 +59,8 @@ export const operatorRoutes = [
   [/^\/collections\/(CT[0-9A-Z]{26})$/, CollectionDetail],
   [/^\/webhooks$/, Webhooks],
   [/^\/approvals$/, Approvals],
+  [/^\/exceptions$/, Exceptions],
+  [/^\/exceptions\/(EX[0-9A-Z]{26})$/, ExceptionDetail],
   [/^\/ledger$/, Ledger],
   [/^\/reconciliation$/, Reconciliation],
   [/^\/bankfiles$/, BankFiles],

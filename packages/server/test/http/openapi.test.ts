@@ -6,6 +6,8 @@ import {
   CollectionCodes,
   Common,
   DELIVERY_STATES,
+  EXCEPTION_KIND_NAMES,
+  EXCEPTION_STATES,
   MERCHANT_ROUTE_CODES,
   OPERATOR_ROLES,
   PAYOUT_STATUSES,
@@ -118,6 +120,8 @@ describe('OpenAPI document and reference page', () => {
     expect(list('COLLECTION_STATUSES')).toEqual(COLLECTION_STATUSES);
     expect(list('DELIVERY_STATES')).toEqual(DELIVERY_STATES);
     expect(list('OPERATOR_ROLES')).toEqual(OPERATOR_ROLES);
+    expect(list('EXCEPTION_KINDS')).toEqual(EXCEPTION_KIND_NAMES);
+    expect(list('EXCEPTION_STATES')).toEqual(EXCEPTION_STATES);
     const dir = join(import.meta.dirname, '../../console');
     const sources = readdirSync(dir)
       .filter((f) => f.endsWith('.js'))

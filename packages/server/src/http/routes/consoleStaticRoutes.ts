@@ -1,6 +1,8 @@
 import {
   COLLECTION_STATUSES,
   DELIVERY_STATES,
+  EXCEPTION_KIND_NAMES,
+  EXCEPTION_STATES,
   OPERATOR_ROLES,
   PAYOUT_STATUSES,
   ROUTE_SCHEMAS as R,
@@ -77,7 +79,14 @@ function ownAssets(): Map<string, Asset> {
 
 /** vocabulary.js: the lists the console's filters and forms offer, as protocol defines them. */
 export function consoleVocabulary(): string {
-  const lists = { PAYOUT_STATUSES, COLLECTION_STATUSES, DELIVERY_STATES, OPERATOR_ROLES };
+  const lists = {
+    PAYOUT_STATUSES,
+    COLLECTION_STATUSES,
+    DELIVERY_STATES,
+    OPERATOR_ROLES,
+    EXCEPTION_KINDS: EXCEPTION_KIND_NAMES,
+    EXCEPTION_STATES,
+  };
   return [
     '// Served by the server from @payrail/protocol (consoleStaticRoutes.ts): not a file of its own.',
     ...Object.entries(lists).map(([name, list]) => `export const ${name} = ${JSON.stringify(list)};`),
