@@ -8,6 +8,7 @@ import { tokenCommand } from './commands/merchant/token.ts';
 import { webhookCommands } from './commands/merchant/webhook.ts';
 import { collectionsCommands } from './commands/operator/collections.ts';
 import { connectorsCommand } from './commands/operator/connectors.ts';
+import { exceptionsCommands } from './commands/operator/exceptions.ts';
 import { keysCommands } from './commands/operator/keys.ts';
 import { ledgerCommands } from './commands/operator/ledger.ts';
 import { merchantCommands } from './commands/operator/merchant.ts';
@@ -78,6 +79,7 @@ Examples:
   operatorCommands(program);
   connectorsCommand(program);
   reconCommands(program);
+  exceptionsCommands(program);
   program.commandsGroup('Merchant commands (through the SDK):');
   tokenCommand(program);
   payoutCommands(program);

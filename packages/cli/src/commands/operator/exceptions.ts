@@ -1,0 +1,224 @@
+import { EXCEPTION_ACTIONS, EXCEPTION_KIND_NAMES, EXCEPTION_STATES } from '@payrail/protocol';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { Page, Row } from '../../adminClient.ts';
+import { positiveInt } from '../../argParsers.ts';
+import { adminClient, adminRequest, output } from '../../context.ts';
+import { parseCsv } from '../../csv.ts';
+import { UsageError } from '../../exitCodes.ts';
+import { cell, keyValues, table, type Cell } from '../../output.ts';
+import { adminGet, showCommand } from '../../showCommand.ts';
+
+/** The most exceptions one CSV export holds (the server's bound): narrow the filters for more. */
+const CSV_LIMIT = 10_000;
+/** A reason longer than this is cut in the list's table (`exceptions show` and --json have it whole). */
+const REASON_WIDTH = 100;
+
+function dayArg(value: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new InvalidArgumentError('expected an IST day like 2026-05-04');
+  return value;
+}
+
+function reasonArg(value: string): string {
+  const reason = value.trim();
+  if (!reason) throw new InvalidArgumentError('say why the exception is resolved this way');
+  if (reason.length > 1000) throw new InvalidArgumentError('at most 1000 characters');
+  return reason;
+}
+
+const short = (text: unknown, width: number): Cell => {
+  const s = text === null || text === undefined ? null : String(text);
+  return s !== null && s.length > width ? `${s.slice(0, width - 1)}…` : s;
+};
+
+const listColumns: [string, (e: Row) => Cell][] = [
+  ['EXCEPTION', (e) => cell(e.exception_id)],
+  ['KIND', (e) => cell(e.kind)],
+  ['STATE', (e) => cell(e.state)],
+  ['AMOUNT', (e) => cell(e.amount)],
+  ['PAYOUT/MERCHANT', (e) => cell(e.payout_id ?? e.merchant_id ?? e.wallet_id)],
+  ['SOURCE', (e) => cell(e.source)],
+  ['CREATED', (e) => cell(e.created_at)],
+  ['REASON', (e) => short(e.reason, REASON_WIDTH)],
+];
+
+/** A reported or held value as one cell: nested values as JSON. */
+const factCell = (v: unknown): Cell => (v !== null && typeof v === 'object' ? JSON.stringify(v) : cell(v));
+
+/** One exception for people: its facts, then what was reported beside what Payrail holds, field by field. */
+function exceptionView(e: Row): string {
+  const reported = (e.reported as Row | undefined) ?? {};
+  const held = (e.held as Row | undefined) ?? {};
+  const resolution = e.resolution as Row | undefined;
+  const allowed = (e.allowed_actions as string[] | undefined) ?? [];
+  const fields = [...new Set([...Object.keys(reported), ...Object.keys(held)])];
+  const differs = (f: string) =>
+    reported[f] !== undefined &&
+    reported[f] !== null &&
+    held[f] !== undefined &&
+    held[f] !== null &&
+    JSON.stringify(reported[f]) !== JSON.stringify(held[f]);
+  return [
+    keyValues([
+      ['Exception', cell(e.exception_id)],
+      ['Kind', cell(e.kind)],
+      ['State', cell(e.state)],
+      ['Amount at stake', cell(e.amount)],
+      ['Payout', cell(e.payout_id)],
+      ['Merchant', cell(e.merchant_id)],
+      ['Wallet', cell(e.wallet_id)],
+      ['Source', e.source_ref ? `${String(e.source)} (${String(e.source_ref)})` : cell(e.source)],
+      ['Reason', cell(e.reason)],
+      ['Created', cell(e.created_at)],
+      ['Allowed actions', allowed.length ? allowed.join(', ') : null],
+      ...(resolution
+        ? ([
+            [
+              'Resolution',
+              `${String(resolution.action)} by ${String(resolution.by)} at ${String(resolution.at)}: ${String(resolution.reason)}`,
+            ],
+          ] as [string, Cell][])
+        : []),
+    ]),
+    '',
+    fields.length === 0
+      ? 'Nothing reported or held.'
+      : table(fields, [
+          ['FIELD', (f) => f],
+          ['REPORTED', (f) => factCell(reported[f])],
+          ['HELD', (f) => factCell(held[f])],
+          ['DIFFERS', (f) => (differs(f) ? 'yes' : null)],
+        ]),
+  ].join('\n');
+}
+
+const listFooter = (page: Page<Row>) =>
+  page.has_more && page.next_cursor ? `\n(more: --cursor ${page.next_cursor}, or --all)` : '';
+
+interface ListOptions {
+  state?: string;
+  kind?: string;
+  merchant?: string;
+  from?: string;
+  to?: string;
+  limit?: number;
+  cursor?: string;
+  all?: boolean;
+  csv?: boolean;
+}
+
+/**
+ * `payrail exceptions …`: the exceptions queue (docs/operator/exceptions.md) through the admin API: reports Payrail
+ * refused and reconciliation results other than matched, each resolved once.
+ */
+export function exceptionsCommands(program: Command): void {
+  const exceptions = program
+    .command('exceptions')
+    .description('The exceptions queue: refused outside reports and reconciliation results, resolved once');
+
+  exceptions
+    .command('list')
+    .description('List exceptions, oldest first (both states unless --state); --csv for a spreadsheet')
+    .addOption(new Option('--state <state>', 'only open or only resolved exceptions').choices(EXCEPTION_STATES))
+    .addOption(new Option('--kind <kind>', 'only exceptions of this kind').choices(EXCEPTION_KIND_NAMES))
+    .option('--merchant <merchantId>', 'only this merchant')
+    .option('--from <day>', 'created on or after this IST day (YYYY-MM-DD)', dayArg)
+    .option('--to <day>', 'created on or before this IST day (YYYY-MM-DD)', dayArg)
+    .option('--limit <n>', 'page size (1-200, default 50)', positiveInt)
+    .option('--cursor <cursor>', 'the next_cursor of the previous page')
+    .option('--all', 'follow every page')
+    .option('--csv', `every matching exception as CSV on standard output (at most ${CSV_LIMIT.toLocaleString('en')})`)
+    .addHelpText(
+      'after',
+      `
+AMOUNT is the amount at stake (rupees); PAYOUT/MERCHANT is the payout the exception names, else its
+merchant or wallet. \`payrail exceptions show ID\` prints what was reported beside what Payrail holds.
+
+Examples:
+  payrail exceptions list --state open
+  payrail exceptions list --state open --kind unmatched --from 2026-05-01 --to 2026-05-31
+  payrail exceptions list --merchant MR01… --all --json
+  payrail exceptions list --state resolved --csv > exceptions.csv`,
+    )
+    .action(async (opts: ListOptions, cmd: Command) => {
+      const filters = { state: opts.state, kind: opts.kind, merchant_id: opts.merchant, from: opts.from, to: opts.to };
+      const client = await adminClient(cmd);
+      if (opts.csv) {
+        if (opts.limit !== undefined || opts.cursor !== undefined || opts.all) {
+          throw new UsageError('--csv exports every matching exception: leave out --limit, --cursor and --all');
+        }
+        const params = new URLSearchParams({ format: 'csv' });
+        for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
+        const csv = await client.request<string>(
+          'GET',
+          `/admin/v1/exceptions?${params.toString()}`,
+          undefined,
+          'exceptions list',
+          { text: true },
+        );
+        process.stdout.write(csv);
+        if (parseCsv(csv).length - 1 >= CSV_LIMIT) {
+          process.stderr.write(
+            `payrail: the export stops at ${CSV_LIMIT} exceptions: narrow it with --state, --kind, --merchant, --from or --to\n`,
+          );
+        }
+        return;
+      }
+      const page = await client.list(
+        '/admin/v1/exceptions',
+        { ...filters, limit: opts.limit, cursor: opts.cursor },
+        Boolean(opts.all),
+      );
+      output(cmd).result(page, () =>
+        page.data.length === 0 ? 'No exceptions.' : table(page.data, listColumns) + listFooter(page),
+      );
+    });
+
+  showCommand(exceptions, {
+    description: 'Show one exception: what was reported beside what Payrail holds, and the actions it allows',
+    argument: '<exceptionId>',
+    fetch: adminGet((id) => `/admin/v1/exceptions/${id}`),
+    view: exceptionView,
+  });
+
+  exceptions
+    .command('resolve')
+    .description(
+      'Resolve an open exception once with one of the actions it allows (see `exceptions show`) and a reason; ' +
+        'the action runs through the same guards as doing it by hand',
+    )
+    .argument('<exceptionId>')
+    .addOption(
+      new Option('--action <action>', 'what to do; the exception lists the ones it allows')
+        .choices(EXCEPTION_ACTIONS)
+        .makeOptionMandatory(),
+    )
+    .requiredOption(
+      '--reason <text>',
+      'why (1-1000 characters), kept with the resolution and in the audit log',
+      reasonArg,
+    )
+    .addHelpText(
+      'after',
+      `
+Actions: dismiss closes it, no money moves; apply_as_reported applies the refused report as it came (the payout
+moves only as its transition table allows); refund_in_full gives the payout's money back to the wallet (a SUCCESS
+payout is returned, one still open is failed and refunded); no exception offers assign_to_wallet or
+return_to_sender yet. An exception resolved already, or an action it does not allow (the error lists the allowed
+ones), is refused with exit 4; an unknown exception is exit 5.
+
+Examples:
+  payrail exceptions show EX01…
+  payrail exceptions resolve EX01… --action dismiss --reason "Bank charge, booked by hand"
+  payrail exceptions resolve EX01… --action refund_in_full --reason "Bank confirmed the return" --json`,
+    )
+    .action(async (id: string, opts: { action: string; reason: string }, cmd: Command) => {
+      const e = await adminRequest(
+        cmd,
+        'POST',
+        `/admin/v1/exceptions/${encodeURIComponent(id)}/resolve`,
+        { action: opts.action, reason: opts.reason },
+        'exceptions resolve',
+      );
+      output(cmd).result(e, () => `${exceptionView(e)}\n\nResolved: ${opts.action}.`);
+    });
+}
