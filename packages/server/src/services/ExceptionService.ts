@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import { EXCEPTION_ID_PATTERN } from '../domain/ids.ts';
-import type { ExceptionKind } from '../domain/outsideReport.ts';
+import { checkPayoutReport, type ExceptionKind } from '../domain/outsideReport.ts';
 import type { Database, Queryable } from '../store/Database.ts';
 import {
   ExceptionRepository as Repo,
@@ -84,7 +84,9 @@ export class ExceptionService {
       return await this.db.transaction(async (tx): Promise<ResolveExceptionOutcome> => {
         // The reconciliation item first: closing an item from its run locks the item, then its exception.
         const item =
-          seen.reconItemId === null ? null : await ReconciliationRepository.lockItem(tx, seen.sourceRef ?? '', seen.reconItemId);
+          seen.reconItemId === null
+            ? null
+            : await ReconciliationRepository.lockItem(tx, seen.sourceRef ?? '', seen.reconItemId);
         const exception = await Repo.lockById(tx, id);
         if (!exception) return { ok: false, reason: 'not_found' };
         if (exception.state !== 'open') return { ok: false, reason: 'already_resolved', exception };
@@ -131,6 +133,21 @@ export class ExceptionService {
     if (action === 'apply_as_reported') {
       const reported = e.reported;
       const outcome = { status: reported.status, utr: reported.utr, reason: reported.reason };
+      // The operator waives the checks of source, file, transfer and amount, never that a status is not money: a
+      // failure reported about a payout that has succeeded since returns nothing (only the upstream's is a return).
+      const check = checkPayoutReport(
+        {
+          id: payout.id,
+          rail: payout.rail,
+          status: payout.status,
+          amount: payout.amount,
+          paymentMode: payout.paymentMode,
+          railReference: payout.railReference,
+          returned: Boolean(payout.returnedAt),
+        },
+        { connector: payout.rail, status: String(reported.status), failureIsReturn: e.source.startsWith('upstream') },
+      );
+      if (!check.ok) throw new ActionRefused(check.reason);
       const result = await this.notifications.applyAsReported(tx, payout, outcome, actor);
       if (result === 'error') {
         const after = await PayoutRepository.findById(tx, payout.id);
