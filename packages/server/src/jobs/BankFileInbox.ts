@@ -16,6 +16,7 @@ import type { Database } from '../store/Database.ts';
 import { BankFileRepository as Repo } from '../store/repositories/BankFileRepository.ts';
 import { BANKFILE_RAIL_ACTOR, type CutoffLog } from './BankFileCutoff.ts';
 import { FilePlan } from './BankFileEntries.ts';
+import { recordExceptions } from '../services/exceptionRecords.ts';
 
 /** Who applies a bank file's entries, in the payouts' history. */
 export const BANKFILE_ACTOR = BANKFILE_RAIL_ACTOR;
@@ -290,8 +291,10 @@ export class BankFileInbox {
       // Another instance applied the same bytes between our check and this lock.
       if (await Repo.inboundKnown(tx, sha256)) return { kind: 'known' };
       // Every entry read against the payouts as the earlier ones leave them, then written set-based.
-      const plan = await FilePlan.prepare(tx, parsed, BANKFILE_ACTOR);
+      const plan = await FilePlan.prepare(tx, parsed, BANKFILE_ACTOR, name);
       await plan.execute(tx, this.lifecycle);
+      // What the file reported that did not match what Payrail sent: the exceptions queue, with the file.
+      await recordExceptions(tx, plan.exceptions, this.clock());
       const tally = plan.tally;
       const reason = tally.reason();
       await Repo.recordInbound(tx, {
