@@ -737,7 +737,8 @@ export const reconRunView = {
     transactions: integer,
     results: {
       type: 'object',
-      description: 'Per result (matched, amount_mismatch, unmatched, missing): count and amount',
+      description:
+        'Per result (matched, amount_mismatch, unmatched, missing, paid_but_refunded, return_not_applied): count and amount',
       additionalProperties: reconTotal,
     },
     forward_value_items: integer,

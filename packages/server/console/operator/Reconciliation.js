@@ -19,7 +19,14 @@ import {
 import { can } from './can.js';
 import { RECONCILIATION_RESULTS } from './reconciliationResults.js';
 
-const LABELS = { matched: 'Matched', amount_mismatch: 'Amount mismatch', unmatched: 'Unmatched', missing: 'Missing' };
+const LABELS = {
+  matched: 'Matched',
+  amount_mismatch: 'Amount mismatch',
+  unmatched: 'Unmatched',
+  missing: 'Missing',
+  paid_but_refunded: 'Paid but refunded',
+  return_not_applied: 'Return not applied',
+};
 
 /** Sends a statement file as it is: XML (camt.053) or text (MT940), with the session's CSRF token. */
 async function importStatement(session, file) {

@@ -77,7 +77,16 @@ export class ExceptionService {
     return Repo.openByKind(this.db);
   }
 
-  async resolve(id: string, action: ExceptionAction, reason: string, actor: string): Promise<ResolveExceptionOutcome> {
+  /**
+   * `who.by` is how the operator is named on the resolution and on a reconciliation item it closes (as closing the
+   * item from its run names them); `who.actor` how payout histories name them (`operator:<name>`).
+   */
+  async resolve(
+    id: string,
+    action: ExceptionAction,
+    reason: string,
+    who: { by: string; actor: string },
+  ): Promise<ResolveExceptionOutcome> {
     const seen = await this.get(id);
     if (!seen) return { ok: false, reason: 'not_found' };
     try {
@@ -92,9 +101,9 @@ export class ExceptionService {
         if (exception.state !== 'open') return { ok: false, reason: 'already_resolved', exception };
         const allowed = allowedActions(exception);
         if (!allowed.includes(action)) return { ok: false, reason: 'action_not_allowed', allowed };
-        await this.act(tx, exception, action, reason, actor);
-        if (item && !item.closedAt) await ReconciliationRepository.close(tx, item.id, actor, reason);
-        const resolved = await Repo.resolve(tx, id, actor, action, reason, new Date(this.clock()));
+        await this.act(tx, exception, action, reason, who.actor);
+        if (item && !item.closedAt) await ReconciliationRepository.close(tx, item.id, who.by, reason);
+        const resolved = await Repo.resolve(tx, id, who.by, action, reason, new Date(this.clock()));
         return { ok: true, exception: resolved };
       });
     } catch (err) {

@@ -281,7 +281,7 @@ describe.runIf(hasChromium)('the exceptions queue in the console (chromium)', { 
       .getByTestId('exception-resolution')
       .getByText(/Bank charge, booked by hand/)
       .waitFor();
-    expect(await page.getByTestId('exception-resolution').innerText()).toContain('operator:finance@example.test');
+    expect(await page.getByTestId('exception-resolution').innerText()).toContain('finance@example.test');
     expect(await page.getByRole('button', { name: 'Resolve' }).count()).toBe(0);
     await eventually(
       async () => (await page.getByTestId('open-exceptions').textContent())?.startsWith('1'),
@@ -293,7 +293,7 @@ describe.runIf(hasChromium)('the exceptions queue in the console (chromium)', { 
     expect(after.body).toMatchObject({
       state: 'resolved',
       allowed_actions: [],
-      resolution: { action: 'dismiss', reason: 'Bank charge, booked by hand', by: 'operator:finance@example.test' },
+      resolution: { action: 'dismiss', reason: 'Bank charge, booked by hand', by: 'finance@example.test' },
     });
     const audit = await admin(t.url, 'GET', '/admin/v1/audit');
     expect(audit.body.data).toContainEqual(
@@ -312,7 +312,7 @@ describe.runIf(hasChromium)('the exceptions queue in the console (chromium)', { 
     expect(resolved).toHaveLength(2);
     expect(resolved[0]).toContain(resolvedFirst);
     expect(resolved[1]).toContain(unmatched);
-    expect(resolved[1]).toContain('operator:finance@example.test');
+    expect(resolved[1]).toContain('finance@example.test');
   });
 
   it('a viewer reads an exception but is offered no resolution', async () => {

@@ -111,6 +111,8 @@ export function adminExceptionRoutes(app: FastifyInstance, deps: { exceptions: E
         ...createdRange(q),
       });
       if (csv) {
+        // A bounded export: more rows than that are said in a header (narrow the filters, or page the JSON).
+        if (rows.length > limit) reply.header('x-payrail-truncated', `first ${limit} rows`);
         return reply
           .header('content-type', 'text/csv; charset=utf-8')
           .header('content-disposition', 'attachment; filename="exceptions.csv"')
@@ -166,11 +168,16 @@ export function adminExceptionRoutes(app: FastifyInstance, deps: { exceptions: E
       const { action } = request.body;
       const reason = request.body.reason.trim();
       if (!reason) throw AdminError.invalid('reason must say why the exception is resolved this way');
-      const outcome = await deps.exceptions.resolve(exception_id, action, reason, historyActor(request));
-      request.auditNote = `${action} ${exception_id}: ${outcome.ok ? 'resolved' : `refused (${outcome.reason})`}: ${reason}`.slice(
-        0,
-        900,
-      );
+      const outcome = await deps.exceptions.resolve(exception_id, action, reason, {
+        // Named as closing a reconciliation item names them; payout histories say operator:<name>.
+        by: request.actor?.name ?? 'operator:admin-token',
+        actor: historyActor(request),
+      });
+      request.auditNote =
+        `${action} ${exception_id}: ${outcome.ok ? 'resolved' : `refused (${outcome.reason})`}: ${reason}`.slice(
+          0,
+          900,
+        );
       if (outcome.ok) return exceptionView(outcome.exception);
       switch (outcome.reason) {
         case 'not_found':

@@ -284,7 +284,8 @@ export function adminReconciliationRoutes(app: FastifyInstance, deps: { reconcil
       config: { ...adminRouteOptions.config, role: 'finance', audit: 'reconciliation.close' },
       schema: {
         tags: ['admin'],
-        summary: 'Close an exception (amount_mismatch, unmatched, missing) with a reason; both are in the audit log',
+        summary:
+          'Close an exception (any result but matched) with a reason, which resolves its entry of the exceptions queue; both are in the audit log',
         ...R['POST /admin/v1/reconciliation/runs/:run_id/items/:item_id/close'],
         response: {
           ...R['POST /admin/v1/reconciliation/runs/:run_id/items/:item_id/close'].response,
