@@ -3,11 +3,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signPspNotification } from '../../server/src/domain/pspSignature.ts';
 import { camt053 } from '../../server/test/support/bankStatements.ts';
-import { fundedMerchant, initiateOk, payoutRequest, SANDBOX } from '../../server/test/support/payoutFixtures.ts';
+import { refusedPspReport } from '../../server/test/support/refusedReport.ts';
 import { fixedClock } from '../../server/test/support/testClock.ts';
-import { cli, http, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from './support.ts';
+import { cli, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from './support.ts';
 
 const SECRET = `psp_${randomBytes(24).toString('hex')}`;
 const DAY = 24 * 3_600_000;
@@ -51,28 +50,10 @@ beforeAll(async () => {
 
   // Two days later a PSP reports a sandbox payout paid: only manual payouts take notifications, so it is refused.
   clock.advance(2 * DAY);
-  const funded = await fundedMerchant(t.url, 'v2');
-  merchantId = funded.merchant.merchant_id;
-  const payout = await initiateOk(
-    funded.client,
-    payoutRequest('nested', {
-      wallet_id: funded.merchant.wallet_id,
-      amount: '150.25',
-      beneficiary_ifsc: SANDBOX.ifsc,
-      beneficiary_acc_number: SANDBOX.pending,
-    }),
-  );
-  payoutId = payout.transaction_id as string;
-  const raw = JSON.stringify({ transactionId: payoutId, status: 'SUCCESS', utr: 'UTR0000CLI' });
-  const notified = await http(t.url, 'POST', '/psp/v1/payouts/notify', {
-    rawBody: raw,
-    headers: {
-      'content-type': 'application/json',
-      'payrail-signature': signPspNotification(SECRET, raw, clock() / 1000),
-    },
-  });
-  expect(notified.body, JSON.stringify(notified.body)).toMatchObject({ result: 'refused' });
-  refused = notified.body.exception_id as string;
+  const report = await refusedPspReport(t.url, SECRET, clock(), 'UTR0000CLI');
+  merchantId = report.funded.merchant.merchant_id;
+  payoutId = report.payoutId;
+  refused = report.exceptionId;
 
   const all = await op('exceptions', 'list', '--json');
   expect(all.code, all.stderr).toBe(0);

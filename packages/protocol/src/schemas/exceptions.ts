@@ -18,6 +18,19 @@ export const EXCEPTION_KIND_NAMES = [
   'remitter_not_allowed',
 ] as const;
 export const EXCEPTION_STATES = ['open', 'resolved'] as const;
+/**
+ * A reconciliation item's results: paid_but_refunded (the bank paid a payout Payrail failed and refunded) and
+ * return_not_applied (the bank returned a payout still SUCCESS in Payrail) are contradictions; all but matched are
+ * exceptions.
+ */
+export const RECON_RESULT_NAMES = [
+  'matched',
+  'amount_mismatch',
+  'unmatched',
+  'missing',
+  'paid_but_refunded',
+  'return_not_applied',
+] as const;
 export const EXCEPTION_ACTIONS = [
   'apply_as_reported',
   'refund_in_full',

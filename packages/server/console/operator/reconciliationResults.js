@@ -1,9 +1,2 @@
-// The results a reconciliation item can have, in the order the runs list and a run's chips show them.
-export const RECONCILIATION_RESULTS = [
-  'matched',
-  'amount_mismatch',
-  'unmatched',
-  'missing',
-  'paid_but_refunded',
-  'return_not_applied',
-];
+// The results a reconciliation item can have, in the order the runs list and a run's chips show them (protocol's).
+export { RECONCILIATION_RESULTS } from '../vocabulary.js';

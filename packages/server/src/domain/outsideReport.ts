@@ -1,4 +1,5 @@
-import { formatPaise, type PayoutStatus } from '@payrail/protocol';
+import { EXCEPTION_KIND_NAMES, formatPaise, type PayoutStatus } from '@payrail/protocol';
+import type { Payout } from './Payout.ts';
 
 /**
  * The rules every report about a payout that comes from outside Payrail passes before it changes anything
@@ -7,19 +8,8 @@ import { formatPaise, type PayoutStatus } from '@payrail/protocol';
  * payout, read what was sent, and record the exception.
  */
 
-/** The exceptions queue's kinds: refused reports, contradictions, and the reconciliation results other than matched. */
-export const EXCEPTION_KINDS = [
-  'report_refused',
-  'status_contradiction',
-  'return_mismatch',
-  'paid_but_refunded',
-  'return_not_applied',
-  'amount_mismatch',
-  'unmatched',
-  'missing',
-  'unknown_virtual_account',
-  'remitter_not_allowed',
-] as const;
+/** The exceptions queue's kinds (protocol's list): refused reports, contradictions, reconciliation's results. */
+export const EXCEPTION_KINDS = EXCEPTION_KIND_NAMES;
 export type ExceptionKind = (typeof EXCEPTION_KINDS)[number];
 
 /** The refusals a report check makes. */
@@ -53,6 +43,20 @@ export interface HeldPayout {
   returned: boolean;
   /** The bank file (MsgId) the payout went into, for bank-file payouts; null when in none. */
   fileMsgId?: string | null;
+}
+
+/** A payout as the checks see it; `fileMsgId` for a bank-file payout's file, when the caller knows it. */
+export function heldPayout(p: Payout, fileMsgId?: string | null): HeldPayout {
+  return {
+    id: p.id,
+    rail: p.rail,
+    status: p.status,
+    amount: p.amount,
+    paymentMode: p.paymentMode,
+    railReference: p.railReference,
+    returned: Boolean(p.returnedAt),
+    ...(fileMsgId === undefined ? {} : { fileMsgId }),
+  };
 }
 
 export type ReportCheck = { ok: true } | { ok: false; kind: ReportRefusalKind; reason: string };
@@ -97,7 +101,11 @@ export function checkPayoutReport(held: HeldPayout, report: PayoutReport): Repor
       };
     }
   }
-  if (report.railReference !== undefined && held.railReference !== null && report.railReference !== held.railReference) {
+  if (
+    report.railReference !== undefined &&
+    held.railReference !== null &&
+    report.railReference !== held.railReference
+  ) {
     return {
       ok: false,
       kind: 'report_refused',

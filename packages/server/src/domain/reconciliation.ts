@@ -1,4 +1,4 @@
-import { formatPaise } from '@payrail/protocol';
+import { formatPaise, RECON_RESULT_NAMES } from '@payrail/protocol';
 import { ulidFactory } from './ulidFactory.ts';
 
 /**
@@ -16,25 +16,9 @@ export function newReconId(prefix: 'BS' | 'RR', now: number): string {
 
 export const RUN_ID_PATTERN = /^RR[0-9A-HJKMNP-TV-Z]{26}$/;
 
-/**
- * paid_but_refunded: a debit for a payout Payrail failed and refunded without ever recording SUCCESS (the bank paid,
- * the merchant got the money back); return_not_applied: a return credit for a payout still SUCCESS in Payrail.
- */
-export type ReconResult =
-  | 'matched'
-  | 'amount_mismatch'
-  | 'unmatched'
-  | 'missing'
-  | 'paid_but_refunded'
-  | 'return_not_applied';
-export const RECON_RESULTS: readonly ReconResult[] = [
-  'matched',
-  'amount_mismatch',
-  'unmatched',
-  'missing',
-  'paid_but_refunded',
-  'return_not_applied',
-];
+/** The results of matching (protocol's list): all but matched are exceptions. */
+export type ReconResult = (typeof RECON_RESULT_NAMES)[number];
+export const RECON_RESULTS: readonly ReconResult[] = RECON_RESULT_NAMES;
 /** The results an operator looks into and closes: everything but matched. */
 export const isException = (result: ReconResult) => result !== 'matched';
 

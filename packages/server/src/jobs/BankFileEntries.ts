@@ -1,5 +1,5 @@
 import { formatPaise, type PayoutStatus } from '@payrail/protocol';
-import { checkPayoutReport } from '../domain/outsideReport.ts';
+import { checkPayoutReport, heldPayout } from '../domain/outsideReport.ts';
 import type { Payout } from '../domain/Payout.ts';
 import { DEFAULT_STATUS_MESSAGE, isFinal, returnStatusMessage } from '../domain/payoutStateMachine.ts';
 import { readOutcome } from '../domain/railAnswers.ts';
@@ -163,25 +163,13 @@ export class FilePlan {
   private passes(p: Planned, outcome: { status: string; reason?: string; utr?: string }, facts: EntryFacts): boolean {
     const current = p.current;
     const status = outcome.status;
-    const check = checkPayoutReport(
-      {
-        id: current.id,
-        rail: current.rail,
-        status: current.status,
-        amount: current.amount,
-        paymentMode: current.paymentMode,
-        railReference: current.railReference,
-        returned: Boolean(current.returnedAt),
-        fileMsgId: this.fileOf.get(current.id) ?? null,
-      },
-      {
-        connector: 'bankfile',
-        status,
-        failureIsReturn: false,
-        ...(facts.amount === undefined ? {} : { amount: facts.amount, currency: facts.currency ?? 'INR' }),
-        ...(facts.file ? { file: facts.file } : {}),
-      },
-    );
+    const check = checkPayoutReport(heldPayout(current, this.fileOf.get(current.id) ?? null), {
+      connector: 'bankfile',
+      status,
+      failureIsReturn: false,
+      ...(facts.amount === undefined ? {} : { amount: facts.amount, currency: facts.currency ?? 'INR' }),
+      ...(facts.file ? { file: facts.file } : {}),
+    });
     if (check.ok) return true;
     if (current.railError !== check.reason) this.railError(p, check.reason);
     this.tally.refuse(`${current.id}: ${check.reason}`);
@@ -273,11 +261,7 @@ export class FilePlan {
    * amount; a status report never returns money), then read through the transition table; a refusal is counted in
    * the tally with the payout's rail_error.
    */
-  private report(
-    p: Planned,
-    outcome: { status: string; reason?: string; utr?: string },
-    facts: EntryFacts = {},
-  ): void {
+  private report(p: Planned, outcome: { status: string; reason?: string; utr?: string }, facts: EntryFacts = {}): void {
     if (!this.passes(p, outcome, facts) || !this.delivered(p)) return;
     const current = p.current;
     const status = outcome.status;
@@ -395,7 +379,11 @@ export class FilePlan {
       // Money sent back after SUCCESS is a return; before SUCCESS the transfer simply failed. Either way only a
       // credit of exactly the payout's amount in INR (checked in report) refunds anything.
       const status = p.current.status === 'SUCCESS' ? 'RETURNED' : 'FAILED';
-      this.report(p, { status, reason }, { ...facts, references: { ...facts.references, return_reason: t.returnReasonCode } });
+      this.report(
+        p,
+        { status, reason },
+        { ...facts, references: { ...facts.references, return_reason: t.returnReasonCode } },
+      );
     }
   }
 

@@ -1,6 +1,6 @@
 import { isId } from '@payrail/protocol';
 import type { Clock } from '../clock.ts';
-import { checkPayoutReport, type PayoutReport, type ReportCheck } from '../domain/outsideReport.ts';
+import { checkPayoutReport, heldPayout, type PayoutReport, type ReportCheck } from '../domain/outsideReport.ts';
 import type { Payout } from '../domain/Payout.ts';
 import { parsePayoutNotification } from '../domain/pspNotification.ts';
 import { readOutcome } from '../domain/railAnswers.ts';
@@ -23,7 +23,11 @@ export interface ReportSource {
 }
 
 /** The upstream's webhooks (§14.1): only `upstream` payouts; its FAILED or REFUNDED after SUCCESS is a return. */
-export const UPSTREAM_EVENTS: ReportSource = { connector: 'upstream', channel: 'upstream_webhook', failureIsReturn: true };
+export const UPSTREAM_EVENTS: ReportSource = {
+  connector: 'upstream',
+  channel: 'upstream_webhook',
+  failureIsReturn: true,
+};
 /** `POST /psp/v1/payouts/notify`: only `manual` payouts; only RETURNED is a return. */
 export const PSP_NOTIFICATIONS: ReportSource = { connector: 'manual', channel: 'psp_notify', failureIsReturn: false };
 
@@ -39,9 +43,7 @@ export interface ReportedOutcome {
 
 /** What became of a report: applied or not through the lifecycle, refused into the exceptions queue, or no payout. */
 export type ReportResult =
-  | { kind: RailAnswerResult }
-  | { kind: 'refused'; exceptionId: string; reason: string }
-  | { kind: 'not_found' };
+  { kind: RailAnswerResult } | { kind: 'refused'; exceptionId: string; reason: string } | { kind: 'not_found' };
 
 /** The check's view of an outcome from `source`. */
 function reportOf(outcome: ReportedOutcome, source: ReportSource): PayoutReport {
@@ -56,18 +58,7 @@ function reportOf(outcome: ReportedOutcome, source: ReportSource): PayoutReport 
 
 /** The checks of outside reports (domain/outsideReport.ts) for an outcome from `source` about `payout`; pure. */
 export function checkReport(payout: Payout, outcome: ReportedOutcome, source: ReportSource): ReportCheck {
-  return checkPayoutReport(
-    {
-      id: payout.id,
-      rail: payout.rail,
-      status: payout.status,
-      amount: payout.amount,
-      paymentMode: payout.paymentMode,
-      railReference: payout.railReference,
-      returned: Boolean(payout.returnedAt),
-    },
-    reportOf(outcome, source),
-  );
+  return checkPayoutReport(heldPayout(payout), reportOf(outcome, source));
 }
 
 /**
@@ -133,7 +124,12 @@ export class BankNotifications {
     private readonly clock: Clock,
   ) {}
 
-  async report(payoutId: string, outcome: ReportedOutcome, source: ReportSource, actor?: string): Promise<ReportResult> {
+  async report(
+    payoutId: string,
+    outcome: ReportedOutcome,
+    source: ReportSource,
+    actor?: string,
+  ): Promise<ReportResult> {
     if (!isId('payout', payoutId)) return { kind: 'not_found' };
     return this.db.transaction(async (tx): Promise<ReportResult> => {
       const current = await PayoutRepository.lockById(tx, payoutId);
@@ -174,7 +170,15 @@ export class BankNotifications {
       const current = await PayoutRepository.lockById(tx, n.transactionId);
       if (!current) return { kind: 'not_found' };
       const outcome = { status: n.status, utr: n.utr, reason: n.reason, amount: n.amount };
-      const refused = await refuseUnmatched(tx, this.lifecycle, current, outcome, PSP_NOTIFICATIONS, actor, this.clock());
+      const refused = await refuseUnmatched(
+        tx,
+        this.lifecycle,
+        current,
+        outcome,
+        PSP_NOTIFICATIONS,
+        actor,
+        this.clock(),
+      );
       if (refused) {
         return {
           kind: 'excepted',

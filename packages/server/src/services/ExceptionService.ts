@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import { EXCEPTION_ID_PATTERN } from '../domain/ids.ts';
-import { checkPayoutReport, type ExceptionKind } from '../domain/outsideReport.ts';
+import { checkPayoutReport, heldPayout, type ExceptionKind } from '../domain/outsideReport.ts';
 import type { Database, Queryable } from '../store/Database.ts';
 import {
   ExceptionRepository as Repo,
@@ -144,18 +144,11 @@ export class ExceptionService {
       const outcome = { status: reported.status, utr: reported.utr, reason: reported.reason };
       // The operator waives the checks of source, file, transfer and amount, never that a status is not money: a
       // failure reported about a payout that has succeeded since returns nothing (only the upstream's is a return).
-      const check = checkPayoutReport(
-        {
-          id: payout.id,
-          rail: payout.rail,
-          status: payout.status,
-          amount: payout.amount,
-          paymentMode: payout.paymentMode,
-          railReference: payout.railReference,
-          returned: Boolean(payout.returnedAt),
-        },
-        { connector: payout.rail, status: String(reported.status), failureIsReturn: e.source.startsWith('upstream') },
-      );
+      const check = checkPayoutReport(heldPayout(payout), {
+        connector: payout.rail,
+        status: String(reported.status),
+        failureIsReturn: e.source.startsWith('upstream'),
+      });
       if (!check.ok) throw new ActionRefused(check.reason);
       const result = await this.notifications.applyAsReported(tx, payout, outcome, actor);
       if (result === 'error') {

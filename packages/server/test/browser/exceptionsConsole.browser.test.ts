@@ -3,12 +3,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signPspNotification } from '../../src/domain/pspSignature.ts';
 import { camt053 } from '../support/bankStatements.ts';
 import { ARTIFACTS, CHROMIUM, launchBrowser } from '../support/browser.ts';
 import { createOperator, TEST_PASSWORD } from '../support/consoleClient.ts';
 import { admin, http } from '../support/merchantClient.ts';
-import { fundedMerchant, initiateOk, payoutRequest, SANDBOX } from '../support/payoutFixtures.ts';
+import { refusedPspReport } from '../support/refusedReport.ts';
 import { fixedClock } from '../support/testClock.ts';
 import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/testServer.ts';
 import { eventually } from '../support/webhookReceiver.ts';
@@ -92,27 +91,7 @@ describe.runIf(hasChromium)('the exceptions queue in the console (chromium)', { 
 
     // Day 2: a PSP says a sandbox payout succeeded; only manual payouts take notifications, so it is refused.
     clock.advance(DAY);
-    const funded = await fundedMerchant(t.url, 'v2');
-    const payout = await initiateOk(
-      funded.client,
-      payoutRequest('nested', {
-        wallet_id: funded.merchant.wallet_id,
-        amount: '150.25',
-        beneficiary_ifsc: SANDBOX.ifsc,
-        beneficiary_acc_number: SANDBOX.pending,
-      }),
-    );
-    payoutId = payout.transaction_id as string;
-    const raw = JSON.stringify({ transactionId: payoutId, status: 'SUCCESS', utr: 'UTR0000CONSOLE' });
-    const notified = await http(t.url, 'POST', '/psp/v1/payouts/notify', {
-      rawBody: raw,
-      headers: {
-        'content-type': 'application/json',
-        'payrail-signature': signPspNotification(SECRET, raw, clock() / 1000),
-      },
-    });
-    expect(notified.body, JSON.stringify(notified.body)).toMatchObject({ result: 'refused' });
-    refused = notified.body.exception_id as string;
+    ({ payoutId, exceptionId: refused } = await refusedPspReport(t.url, SECRET, clock(), 'UTR0000CONSOLE'));
 
     await Promise.all([
       createOperator(t.url, 'finance@example.test', 'finance'),

@@ -12,6 +12,7 @@ import {
   OPERATOR_ROLES,
   PAYOUT_STATUSES,
   PayoutCodes,
+  RECON_RESULT_NAMES,
   TokenCodes,
   type CodeDef,
 } from '@payrail/protocol';
@@ -122,6 +123,7 @@ describe('OpenAPI document and reference page', () => {
     expect(list('OPERATOR_ROLES')).toEqual(OPERATOR_ROLES);
     expect(list('EXCEPTION_KINDS')).toEqual(EXCEPTION_KIND_NAMES);
     expect(list('EXCEPTION_STATES')).toEqual(EXCEPTION_STATES);
+    expect(list('RECONCILIATION_RESULTS')).toEqual(RECON_RESULT_NAMES);
     const dir = join(import.meta.dirname, '../../console');
     const sources = readdirSync(dir)
       .filter((f) => f.endsWith('.js'))

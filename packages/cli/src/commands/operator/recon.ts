@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { RECON_RESULT_NAMES } from '@payrail/protocol';
 import { type Command } from 'commander';
 import type { Row } from '../../adminClient.ts';
 import { adminClient, output } from '../../context.ts';
@@ -7,7 +8,7 @@ import { cell, keyValues, table, type Cell } from '../../output.ts';
 import { positiveInt } from '../../argParsers.ts';
 
 type Results = Record<string, { count: number; amount: string }>;
-const RESULTS = ['matched', 'amount_mismatch', 'unmatched', 'missing', 'paid_but_refunded', 'return_not_applied'];
+const RESULTS = RECON_RESULT_NAMES;
 
 /** camt.053 is XML; anything else is sent as text (MT940). The server reads the format from the content. */
 export function statementContentType(bytes: Uint8Array): string {

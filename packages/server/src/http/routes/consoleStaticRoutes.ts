@@ -3,6 +3,7 @@ import {
   DELIVERY_STATES,
   EXCEPTION_KIND_NAMES,
   EXCEPTION_STATES,
+  RECON_RESULT_NAMES,
   OPERATOR_ROLES,
   PAYOUT_STATUSES,
   ROUTE_SCHEMAS as R,
@@ -86,6 +87,7 @@ export function consoleVocabulary(): string {
     OPERATOR_ROLES,
     EXCEPTION_KINDS: EXCEPTION_KIND_NAMES,
     EXCEPTION_STATES,
+    RECONCILIATION_RESULTS: RECON_RESULT_NAMES,
   };
   return [
     '// Served by the server from @payrail/protocol (consoleStaticRoutes.ts): not a file of its own.',
