@@ -97,13 +97,16 @@ export const pspCollectionAccepted = notificationAccepted('txnId');
  */
 export const pspPayoutAccepted = {
   description:
-    'Applied, or nothing to change (a repeat, or news older than what is recorded), or `refused`: the report does not match what Payrail sent (another connector\'s payout, another amount or currency); nothing moved, and it is the exception `exception_id` for an operator',
+    "Applied, or nothing to change (a repeat, or news older than what is recorded), or `refused`: the report does not match what Payrail sent (another connector's payout, another amount or currency); nothing moved, and it is the exception `exception_id` for an operator",
   type: 'object',
   properties: {
     result: { type: 'string', enum: ['applied', 'unchanged', 'refused'] },
     status: { type: 'string', description: 'The status now' },
     transactionId: { type: 'string' },
-    exception_id: { type: 'string', description: 'With `refused`: the exception recorded (the same report again: the same one)' },
+    exception_id: {
+      type: 'string',
+      description: 'With `refused`: the exception recorded (the same report again: the same one)',
+    },
     reason: { type: 'string', description: 'With `refused`: why' },
   },
 } as const;

@@ -365,5 +365,4 @@ export class ReconciliationService {
   static closeWithin(tx: Queryable, itemId: bigint, actor: string, reason: string): Promise<ReconItem> {
     return Repo.close(tx, itemId, actor, reason);
   }
-
 }

@@ -4,7 +4,8 @@ import type { Queryable } from '../Database.ts';
 import { createdRangeWhere, type CreatedBounds } from '../createdRangeWhere.ts';
 
 export type ExceptionState = 'open' | 'resolved';
-export type ExceptionAction = 'apply_as_reported' | 'refund_in_full' | 'assign_to_wallet' | 'return_to_sender' | 'dismiss';
+export type ExceptionAction =
+  'apply_as_reported' | 'refund_in_full' | 'assign_to_wallet' | 'return_to_sender' | 'dismiss';
 
 /** One entry of the exceptions queue (migration 026). */
 export interface ExceptionRecord {
