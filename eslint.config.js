@@ -2,7 +2,14 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 // The only product files that read the system time: each package's clock.
-const CLOCK_FILES = ['packages/server/src/clock.ts', 'packages/sdk/src/clock.ts', 'packages/cli/src/clock.ts'];
+const SERVER_CLOCK = 'packages/server/src/clock.ts';
+const CLOCK_FILES = [SERVER_CLOCK, 'packages/sdk/src/clock.ts', 'packages/cli/src/clock.ts'];
+/** The server's storage layer: the only files with SQL. */
+const SERVER_STORE = 'packages/server/src/store/**';
+
+/** Text that opens a SQL statement (not a route key such as 'DELETE /console/api/session'). */
+const SQL_TEXT =
+  '/^\\s*(SELECT\\s|INSERT\\s+INTO\\s|UPDATE\\s+\\S+\\s+(AS\\s+\\S+\\s+)?SET\\s|DELETE\\s+FROM\\s|SET\\s+(TRANSACTION|LOCAL|SESSION)\\s|WITH\\s+\\S+\\s+AS\\s)/';
 
 /** Reading the system time directly: `Date.now()` (or passing `Date.now` along), `new Date()`, `Date()`. */
 const TIME_READS = [
@@ -18,6 +25,26 @@ const TIME_READS = [
     selector: "CallExpression[callee.name='Date']",
     message: 'Date() reads the system time: use the injected clock.',
   },
+];
+
+/**
+ * SQL outside packages/server/src/store: a `.query(` or `.exec(` call given a string, or a string that opens a SQL
+ * statement (held in a variable before it is run). Every statement is a repository method named for its purpose.
+ */
+const SQL_OUTSIDE_STORE = [
+  {
+    selector: 'CallExpression[callee.property.name=/^(query|exec)$/][arguments.0.type=/^(Literal|TemplateLiteral)$/]',
+    message:
+      'SQL lives in packages/server/src/store: call a repository method named for the purpose (ARCHITECTURE.md).',
+  },
+  ...[
+    ['Literal', 'value'],
+    ['TemplateLiteral > TemplateElement:first-child', 'value.raw'],
+  ].map(([node, text]) => ({
+    selector: `${node}[${text}=${SQL_TEXT}]`,
+    message:
+      'SQL text lives in packages/server/src/store: a repository method named for the purpose (ARCHITECTURE.md).',
+  })),
 ];
 
 /** The contract document is not in the repository: no string names it (comments are checked by a test). */
@@ -76,12 +103,19 @@ export default tseslint.config(
     ignores: CLOCK_FILES,
     rules: { 'no-restricted-syntax': ['error', ...TIME_READS, ...CONTRACT_NAMES] },
   },
+  // All SQL is in the store (ARCHITECTURE.md, "Layers"): the server's other directories call its repositories.
+  {
+    files: ['packages/server/src/**/*.{ts,js,mjs}'],
+    ignores: [...CLOCK_FILES, SERVER_STORE],
+    rules: { 'no-restricted-syntax': ['error', ...TIME_READS, ...CONTRACT_NAMES, ...SQL_OUTSIDE_STORE] },
+  },
   {
     files: ['**/*.{ts,js,mjs}'],
     ignores: ['packages/*/src/**'],
     rules: { 'no-restricted-syntax': ['error', ...CONTRACT_NAMES] },
   },
   { files: CLOCK_FILES, rules: { 'no-restricted-syntax': ['error', ...CONTRACT_NAMES] } },
+  { files: [SERVER_CLOCK], rules: { 'no-restricted-syntax': ['error', ...CONTRACT_NAMES, ...SQL_OUTSIDE_STORE] } },
   // Layers (ARCHITECTURE.md, "Layers"): each directory may import only from the layers below it.
   ...layer(
     'packages/server/src/domain/**',

@@ -63,7 +63,8 @@ import { WalletStatementService } from './services/WalletStatementService.ts';
 import { SignInThrottle } from './services/SignInThrottle.ts';
 import { signInThrottled } from './http/plugins/operatorAuth.ts';
 import type { Database } from './store/Database.ts';
-import type { Job } from './store/repositories/JobRepository.ts';
+import { JobRepository, type Job } from './store/repositories/JobRepository.ts';
+import { WebhookRepository } from './store/repositories/WebhookRepository.ts';
 import { openDatabase } from './store/openDatabase.ts';
 import { createRedis } from './store/redisClient.ts';
 import { ConfigError } from './config.ts';
@@ -183,8 +184,8 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   const merchantRepository = new MerchantRepository(box);
   if (db.engine === 'pglite' && ownsDb) {
     // The data-dir lock makes this the only process on the database: leases left by a crashed one are void.
-    await db.query('UPDATE jobs SET locked_until = NULL WHERE locked_until IS NOT NULL');
-    await db.query('UPDATE webhook_deliveries SET locked_until = NULL WHERE locked_until IS NOT NULL');
+    await JobRepository.voidLeases(db);
+    await WebhookRepository.voidLeases(db);
   }
   const redis = createRedis(config);
   // An outage is survivable (counters fall back to process memory); say so in the log, not as an unhandled event.

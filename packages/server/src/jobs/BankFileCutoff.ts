@@ -7,7 +7,6 @@ import type { BankFileTransport } from '../rails/bankfile/transport.ts';
 import type { PayoutLifecycle } from '../services/PayoutLifecycle.ts';
 import type { Database } from '../store/Database.ts';
 import { BankFileRepository as Repo } from '../store/repositories/BankFileRepository.ts';
-import { lockFileStatuses } from '../services/PayoutBulkMoves.ts';
 
 const ulid = ulidFactory();
 
@@ -16,9 +15,6 @@ export const BANKFILE_RAIL_ACTOR = 'rail:bankfile';
 
 /** A file holds at most this many payouts; more waiting are cut into the next file at once. */
 export const MAX_PAYOUTS_PER_FILE = 10_000;
-
-/** Two instances never cut at once: the cut runs under this transaction-level advisory lock. */
-const CUT_LOCK = 0x62616e6b; // "bank"
 
 /** MsgId: Max35Text, unique: `PR` and a ULID (28 characters). */
 export const newMsgId = (now: number) => `PR${ulid(now)}`;
@@ -112,8 +108,8 @@ export class BankFileCutoff {
   /** Claims the waiting payouts and records their file; null when nothing waits (no file is written). */
   async cut(): Promise<{ msgId: string; xml: string; count: number } | null> {
     return this.db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [CUT_LOCK]);
-      if (!rows[0]?.ok) return null;
+      // Two instances never cut at once: the cut runs under a transaction-level advisory lock.
+      if (!(await Repo.tryLockCutoff(tx))) return null;
       const payouts = await Repo.claimWaiting(tx, MAX_PAYOUTS_PER_FILE);
       if (payouts.length === 0) return null;
       const at = new Date(this.now());
@@ -150,7 +146,7 @@ export class BankFileCutoff {
     await this.db.transaction(async (tx) => {
       if (!(await Repo.markDelivered(tx, msgId))) return;
       // The bank may have answered already (a status report read before this delivery was recorded).
-      const waiting = (await lockFileStatuses(tx, msgId)).filter((p) => p.status === 'INITIATED');
+      const waiting = (await Repo.lockPayoutsOf(tx, msgId)).filter((p) => p.status === 'INITIATED');
       // The file's acceptance is every payout's (PayoutLifecycle.applySubmitAnswer's accepted), set-based.
       await this.lifecycle.moveMany(
         tx,

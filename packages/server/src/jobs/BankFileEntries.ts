@@ -6,13 +6,14 @@ import { readOutcome } from '../domain/railAnswers.ts';
 import type { Notification } from '../rails/bankfile/camt054.ts';
 import type { StatusReport } from '../rails/bankfile/pain002.ts';
 import { describeReason } from '../rails/bankfile/reasonCodes.ts';
-import { appendRefunds, lockPayouts, recordRailErrors, type BulkMove } from '../services/PayoutBulkMoves.ts';
+import { appendRefunds, recordRailErrors, type BulkMove } from '../services/PayoutBulkMoves.ts';
 import { LockPlan } from '../services/LockOrder.ts';
 import type { PayoutLifecycle } from '../services/PayoutLifecycle.ts';
 import { heldOf, reportedOf } from '../services/exceptionRecords.ts';
 import type { Queryable } from '../store/Database.ts';
 import { BankFileRepository as Repo } from '../store/repositories/BankFileRepository.ts';
 import type { NewException } from '../store/repositories/ExceptionRepository.ts';
+import { PayoutStepRepository } from '../store/repositories/PayoutStepRepository.ts';
 
 /** The exceptions queue's source for what the bank's files report. */
 export const BANKFILE_SOURCE = 'bankfile';
@@ -119,15 +120,9 @@ export class FilePlan {
       }
     }
     const ids = [...named].sort();
-    const locked = await lockPayouts(tx, ids);
-    const { rows } = ids.length
-      ? await tx.query<{ payout_id: string; msg_id: string }>(
-          'SELECT payout_id, msg_id FROM bank_file_items WHERE payout_id = ANY($1::text[])',
-          [ids],
-        )
-      : { rows: [] };
+    const locked = await PayoutStepRepository.lockMany(tx, ids);
+    const fileOf = await Repo.msgIdsOf(tx, ids);
     const messageId = 'pain002' in parsed ? parsed.pain002.msgId : parsed.camt054.msgId;
-    const fileOf = new Map(rows.map((r) => [r.payout_id, r.msg_id]));
     const plan = new FilePlan(locked, fileOf, files, actor, fileName, messageId);
     if ('pain002' in parsed) plan.statusReport(parsed.pain002);
     else plan.notification(parsed.camt054);

@@ -20,8 +20,6 @@ import { recordExceptions } from '../services/exceptionRecords.ts';
 
 /** Who applies a bank file's entries, in the payouts' history. */
 export const BANKFILE_ACTOR = BANKFILE_RAIL_ACTOR;
-/** Two instances never apply the same inbox at once. */
-const INBOX_LOCK = 0x696e6278; // "inbx"
 
 /** What became of one inbox file. */
 export type InboxResult =
@@ -286,8 +284,8 @@ export class BankFileInbox {
       }
     }
     return this.db.transaction(async (tx): Promise<InboxResult> => {
-      const { rows } = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [INBOX_LOCK]);
-      if (!rows[0]?.ok) return { kind: 'busy' };
+      // Two instances never apply the same inbox at once.
+      if (!(await Repo.tryLockInbox(tx))) return { kind: 'busy' };
       // Another instance applied the same bytes between our check and this lock.
       if (await Repo.inboundKnown(tx, sha256)) return { kind: 'known' };
       // Every entry read against the payouts as the earlier ones leave them, then written set-based.

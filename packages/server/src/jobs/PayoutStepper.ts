@@ -9,7 +9,7 @@ import { SandboxRail } from '../rails/SandboxRail.ts';
 import { checkReport, refuseUnmatched, type ReportedOutcome } from '../services/BankNotifications.ts';
 import type { ConnectorHealth } from '../services/ConnectorHealth.ts';
 import { LockPlan } from '../services/LockOrder.ts';
-import { lockPayouts, type BulkMove } from '../services/PayoutBulkMoves.ts';
+import type { BulkMove } from '../services/PayoutBulkMoves.ts';
 import type { PayoutLifecycle } from '../services/PayoutLifecycle.ts';
 import type { Database, Queryable } from '../store/Database.ts';
 import { JobRepository, type Job } from '../store/repositories/JobRepository.ts';
@@ -321,7 +321,7 @@ export class PayoutStepper {
    */
   private async apply(tx: Queryable, items: readonly StepRecord[]): Promise<void> {
     const ids = items.map(payoutIdOf).filter((id): id is string => id !== null);
-    const locked = await lockPayouts(tx, ids);
+    const locked = await PayoutStepRepository.lockMany(tx, ids);
     const owned = await JobRepository.completeMany(
       tx,
       items.map((i) => i.job),

@@ -1,4 +1,5 @@
 import type { Database } from '../store/Database.ts';
+import { HealthRepository } from '../store/repositories/HealthRepository.ts';
 
 /** Readiness as the operator sees it (`/readyz`): the database answers. */
 export class HealthProbe {
@@ -6,7 +7,7 @@ export class HealthProbe {
 
   async databaseReachable(): Promise<boolean> {
     try {
-      await this.db.query('SELECT 1');
+      await HealthRepository.ping(this.db);
       return true;
     } catch {
       return false;

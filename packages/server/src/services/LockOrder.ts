@@ -2,6 +2,9 @@ import type { PayoutStatus } from '@payrail/protocol';
 import type { Payout } from '../domain/Payout.ts';
 import { RETURN_TRANSITION } from '../domain/payoutStateMachine.ts';
 import type { Queryable } from '../store/Database.ts';
+import { BatchRepository } from '../store/repositories/BatchRepository.ts';
+import { UsageRepository } from '../store/repositories/UsageRepository.ts';
+import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 
 /** What a payout's move writes besides the payout itself (PayoutLifecycle.move, refund, returnPayout). */
 export type MovingPayout = Pick<Payout, 'status' | 'walletId' | 'merchantId' | 'istDay' | 'istMonth' | 'batchId'>;
@@ -45,30 +48,8 @@ export class LockPlan {
    * ledger trigger's UPDATE of the wallet, the allowances' and the batch's UPDATE), so it never needs an upgrade.
    */
   async take(tx: Queryable): Promise<void> {
-    if (this.wallets.size > 0) {
-      await tx.query('SELECT 1 FROM wallets WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE', [
-        [...this.wallets],
-      ]);
-    }
-    if (this.allowances.size > 0) {
-      const rows = [...this.allowances.values()];
-      await tx.query(
-        `SELECT 1 FROM merchant_usage m
-           JOIN unnest($1::text[], $2::text[]) AS u (merchant_id, period)
-             ON m.merchant_id = u.merchant_id AND m.period = u.period
-          ORDER BY m.merchant_id, m.period FOR NO KEY UPDATE OF m`,
-        [rows.map((r) => r.merchantId), rows.map((r) => r.period)],
-      );
-    }
-    if (this.batches.size > 0) {
-      const rows = [...this.batches.values()];
-      await tx.query(
-        `SELECT 1 FROM payout_batches b
-           JOIN unnest($1::text[], $2::text[]) AS u (merchant_id, batch_id)
-             ON b.merchant_id = u.merchant_id AND b.batch_id = u.batch_id
-          ORDER BY b.merchant_id, b.batch_id FOR NO KEY UPDATE OF b`,
-        [rows.map((r) => r.merchantId), rows.map((r) => r.batchId)],
-      );
-    }
+    await WalletRepository.lockMany(tx, [...this.wallets]);
+    await UsageRepository.lockMany(tx, [...this.allowances.values()]);
+    await BatchRepository.lockMany(tx, [...this.batches.values()]);
   }
 }

@@ -1,13 +1,15 @@
-import type { PayoutStatus, WebhookEventType } from '@payrail/protocol';
+import type { PayoutStatus } from '@payrail/protocol';
 import { newId } from '../domain/ids.ts';
 import type { Payout } from '../domain/Payout.ts';
 import { toPayoutWire } from '../domain/Payout.ts';
 import { DEFAULT_STATUS_MESSAGE, payoutEventType, RETURN_TRANSITION } from '../domain/payoutStateMachine.ts';
 import type { Queryable } from '../store/Database.ts';
-import { isCheckViolation, isOutOfRange, isUniqueViolation } from '../store/dbErrors.ts';
 import { JobRepository } from '../store/repositories/JobRepository.ts';
-import { BalanceOverflow, DuplicateEntry, InsufficientFunds } from '../store/repositories/LedgerRepository.ts';
-import { toPayout, type PayoutRow } from '../store/repositories/PayoutRepository.ts';
+import { LedgerRepository } from '../store/repositories/LedgerRepository.ts';
+import { PayoutStepRepository } from '../store/repositories/PayoutStepRepository.ts';
+import { TransactionEventRepository } from '../store/repositories/TransactionEventRepository.ts';
+import { UsageRepository } from '../store/repositories/UsageRepository.ts';
+import { WebhookRepository, type NewDelivery } from '../store/repositories/WebhookRepository.ts';
 import { batchItemFinal } from './BatchCompletion.ts';
 import { LockPlan } from './LockOrder.ts';
 
@@ -47,33 +49,23 @@ export async function moveMany(
   if (moves.length === 0) return [];
   const ids = moves.map((m) => m.payout.id);
   if (new Set(ids).size !== ids.length) throw new Error('moveMany: a payout moves at most once per call');
-  const { rows } = await tx.query<PayoutRow>(
-    `UPDATE payouts AS p
-        SET status = u.to_status, status_message = u.message, utr = coalesce(u.utr, p.utr),
-            rail_reference = coalesce(u.rail_reference, p.rail_reference), updated_at = now(), rail_error = NULL,
-            rail_retry_since = NULL,
-            failure_reason = CASE WHEN u.to_status = 'FAILED' THEN u.message ELSE p.failure_reason END,
-            return_reason = coalesce(u.return_reason, p.return_reason)
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-              AS u (id, from_status, to_status, message, utr, rail_reference, return_reason),
-            (SELECT set_config('payrail.actor', $8, true)) AS actor
-      WHERE p.id = u.id AND p.status = u.from_status
-      RETURNING p.*`,
-    [
-      ids,
-      moves.map((m) => m.payout.status),
-      moves.map((m) => m.to),
-      moves.map((m) => m.message ?? DEFAULT_STATUS_MESSAGE[m.to]),
-      moves.map((m) => m.utr ?? null),
-      moves.map((m) => m.railReference ?? null),
-      moves.map((m) => m.returnReason ?? null),
-      actor,
-    ],
+  const rows = await PayoutStepRepository.transitionMany(
+    tx,
+    moves.map((m) => ({
+      id: m.payout.id,
+      from: m.payout.status,
+      to: m.to,
+      statusMessage: m.message ?? DEFAULT_STATUS_MESSAGE[m.to],
+      utr: m.utr ?? null,
+      railReference: m.railReference ?? null,
+      returnReason: m.returnReason ?? null,
+    })),
+    actor,
   );
   if (rows.length !== moves.length) {
     throw new Error(`moveMany: ${moves.length - rows.length} of ${moves.length} payouts had left their status`);
   }
-  const byId = new Map(rows.map((r) => [r.id, toPayout(r)]));
+  const byId = new Map(rows.map((p) => [p.id, p]));
   const moved = moves.map((m) => byId.get(m.payout.id) as Payout);
   // The wallets, allowances and batch rows below are written in the order of `moves`: locked first in the one
   // order (services/LockOrder.ts), so that two such steps, or one and an initiation, never wait for each other
@@ -98,22 +90,25 @@ export async function moveMany(
     release(p.merchantId, `D${p.istDay}`, p.amount);
     release(p.merchantId, `M${p.istMonth}`, p.amount);
   });
-  if (released.size > 0) {
-    const r = [...released.values()];
-    await tx.query(
-      `UPDATE merchant_usage AS m SET amount = greatest(m.amount - u.amount, 0)
-         FROM unnest($1::text[], $2::text[], $3::int8[]) AS u (merchant_id, period, amount)
-        WHERE m.merchant_id = u.merchant_id AND m.period = u.period`,
-      [r.map((x) => x.merchantId), r.map((x) => x.period), r.map((x) => String(x.amount))],
-    );
-  }
+  await UsageRepository.releaseMany(tx, [...released.values()]);
 
-  const events: { payout: Payout; type: WebhookEventType; url: string }[] = [];
+  const now = ctx.now();
+  const events: Omit<NewDelivery, 'createdAt'>[] = [];
   moved.forEach((p, i) => {
     const type = payoutEventType((moves[i] as BulkMove).to);
-    if (type && p.callbackUrl) events.push({ payout: p, type, url: p.callbackUrl });
+    if (!type || !p.callbackUrl) return;
+    // The outbox rows of `enqueueWebhook`, in one statement, in the order of `moves` (their seq).
+    events.push({
+      id: newId('event', now),
+      merchantId: p.merchantId,
+      subjectId: p.id,
+      type,
+      url: p.callbackUrl,
+      scheme: p.scheme,
+      snapshot: JSON.stringify(toPayoutWire(p)),
+    });
   });
-  await insertWebhookEvents(tx, events, ctx.now());
+  await WebhookRepository.insertMany(tx, events, new Date(now));
 
   const byDelay = new Map<number, string[]>();
   for (const p of moved) {
@@ -130,40 +125,13 @@ export async function moveMany(
     const m = moves[i] as BulkMove;
     const returned = m.payout.status === RETURN_TRANSITION.from && m.to === RETURN_TRANSITION.to;
     if (p.batchId && (m.to === 'SUCCESS' || (m.to === 'REFUNDED' && !returned))) {
-      await batchItemFinal(tx, p.merchantId, p.batchId, new Date(ctx.now()));
+      await batchItemFinal(tx, p.merchantId, p.batchId, new Date(now));
     }
   }
   const counts = new Map<PayoutStatus, number>();
   for (const m of moves) counts.set(m.to, (counts.get(m.to) ?? 0) + 1);
   for (const [to, n] of counts) ctx.counted(to, n);
   return moved;
-}
-
-/** The webhook outbox rows of `enqueueWebhook`, in one statement, in the order given (their seq). */
-async function insertWebhookEvents(
-  tx: Queryable,
-  events: readonly { payout: Payout; type: WebhookEventType; url: string }[],
-  now: number,
-): Promise<void> {
-  if (events.length === 0) return;
-  await tx.query(
-    `INSERT INTO webhook_deliveries (id, merchant_id, subject_id, type, url, scheme, snapshot, next_attempt_at,
-       created_at)
-     SELECT u.id, u.merchant_id, u.subject_id, u.type, u.url, u.scheme, u.snapshot, $8, $8
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-              WITH ORDINALITY AS u (id, merchant_id, subject_id, type, url, scheme, snapshot, ord)
-      ORDER BY u.ord`,
-    [
-      events.map(() => newId('event', now)),
-      events.map((e) => e.payout.merchantId),
-      events.map((e) => e.payout.id),
-      events.map((e) => e.type),
-      events.map((e) => e.url),
-      events.map((e) => e.payout.scheme),
-      events.map((e) => JSON.stringify(toPayoutWire(e.payout))),
-      new Date(now),
-    ],
-  );
 }
 
 /** `recordRailError` for many payouts: the error on each payout and in its history, two statements. */
@@ -173,18 +141,11 @@ export async function recordRailErrors(
   actor: string,
 ): Promise<void> {
   if (errors.length === 0) return;
-  const ids = errors.map((e) => e.payoutId);
-  const texts = errors.map((e) => e.error);
-  await tx.query(
-    `UPDATE payouts AS p SET rail_error = u.error, rail_retry_since = NULL
-       FROM unnest($1::text[], $2::text[]) AS u (id, error) WHERE p.id = u.id`,
-    [ids, texts],
-  );
-  await tx.query(
-    `INSERT INTO transaction_events (subject_id, type, reason, actor)
-     SELECT u.id, 'error', u.error, $3 FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u (id, error, ord)
-      ORDER BY u.ord`,
-    [ids, texts, actor],
+  await PayoutStepRepository.recordRailErrors(tx, errors);
+  await TransactionEventRepository.recordErrors(
+    tx,
+    errors.map((e) => ({ subjectId: e.payoutId, reason: e.error })),
+    actor,
   );
 }
 
@@ -199,39 +160,8 @@ export async function appendRefunds(tx: Queryable, payouts: readonly Payout[]): 
   const plan = new LockPlan();
   for (const p of payouts) plan.move({ ...p, status: RETURN_TRANSITION.from }, RETURN_TRANSITION.to);
   await plan.take(tx);
-  try {
-    await tx.query(
-      `INSERT INTO ledger_entries (wallet_id, kind, amount, balance_after, payout_id)
-       SELECT u.wallet_id, 'payout_refund', u.amount, 0, u.payout_id
-         FROM unnest($1::text[], $2::int8[], $3::text[]) WITH ORDINALITY AS u (wallet_id, amount, payout_id, ord)
-        ORDER BY u.ord`,
-      [payouts.map((p) => p.walletId), payouts.map((p) => String(p.amount)), payouts.map((p) => p.id)],
-    );
-  } catch (err) {
-    if (isCheckViolation(err, 'wallets_balance_check')) throw new InsufficientFunds();
-    if (isUniqueViolation(err)) throw new DuplicateEntry();
-    if (isOutOfRange(err)) throw new BalanceOverflow();
-    throw err;
-  }
-}
-
-/** Payouts locked FOR UPDATE in one statement, in id order (the order every bank-file step locks in). */
-export async function lockPayouts(tx: Queryable, ids: readonly string[]): Promise<Map<string, Payout>> {
-  if (ids.length === 0) return new Map();
-  const { rows } = await tx.query<PayoutRow>(
-    'SELECT * FROM payouts WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE',
-    [[...new Set(ids)]],
+  await LedgerRepository.appendRefunds(
+    tx,
+    payouts.map((p) => ({ walletId: p.walletId, amount: p.amount, payoutId: p.id })),
   );
-  return new Map(rows.map((r) => [r.id, toPayout(r)]));
-}
-
-/** The status of each payout of a cut file, locked FOR UPDATE in one statement, in id order. */
-export async function lockFileStatuses(tx: Queryable, msgId: string): Promise<Pick<Payout, 'id' | 'status'>[]> {
-  const { rows } = await tx.query<{ id: string; status: PayoutStatus }>(
-    `SELECT p.id, p.status FROM payouts p
-      WHERE p.id IN (SELECT i.payout_id FROM bank_file_items i WHERE i.msg_id = $1)
-      ORDER BY p.id FOR UPDATE OF p`,
-    [msgId],
-  );
-  return rows;
 }

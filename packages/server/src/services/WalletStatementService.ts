@@ -34,8 +34,8 @@ export class WalletStatementService {
     scope?: MerchantScope,
   ): Promise<StatementOutcome> {
     return this.db.transaction(async (tx): Promise<StatementOutcome> => {
-      // REPEATABLE READ: both queries see the same committed ledger (PostgreSQL; PGlite has one connection anyway).
-      await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+      // Both queries see the same committed ledger.
+      await StatementRepository.readOneSnapshot(tx);
       const wallet = await WalletRepository.findById(tx, walletId);
       if (!wallet || !inScope(scope, wallet.merchantId)) return { ok: false, reason: 'not_found' };
       const opening = await StatementRepository.openingBalance(tx, walletId, range.from);

@@ -1,3 +1,4 @@
+import type { PayoutStatus } from '@payrail/protocol';
 import type { Payout } from '../../domain/Payout.ts';
 import type { Queryable } from '../Database.ts';
 import { toPayout, type PayoutRow } from './PayoutRepository.ts';
@@ -28,6 +29,17 @@ export interface InboundBankFile {
 /** Delivery is leased for this long: an instance that crashed mid-delivery leaves it to another after that. */
 export const DELIVERY_LEASE = '2 minutes';
 
+/** Two instances never cut at once: the cut runs under this transaction-level advisory lock. */
+const CUT_LOCK = 0x62616e6b; // "bank"
+/** Two instances never apply the same inbox at once. */
+const INBOX_LOCK = 0x696e6278; // "inbx"
+
+/** Takes a transaction-level advisory lock if no other transaction holds it; false (not waited for) when one does. */
+async function tryTransactionLock(q: Queryable, key: number): Promise<boolean> {
+  const { rows } = await q.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [key]);
+  return rows[0]?.ok === true;
+}
+
 interface FileRow {
   msg_id: string;
   created_at: Date;
@@ -38,6 +50,16 @@ interface FileRow {
 }
 
 export const BankFileRepository = {
+  /** The cut-off's lock, until the transaction ends; false when another instance is cutting (jobs/BankFileCutoff.ts). */
+  tryLockCutoff(q: Queryable): Promise<boolean> {
+    return tryTransactionLock(q, CUT_LOCK);
+  },
+
+  /** The inbox's lock, until the transaction ends; false when another instance is applying a file. */
+  tryLockInbox(q: Queryable): Promise<boolean> {
+    return tryTransactionLock(q, INBOX_LOCK);
+  },
+
   /**
    * The payouts routed to bank files that wait for a file: INITIATED and in none yet, oldest first, locked (a
    * payout another transaction holds is left for the next cut-off, never waited for).
@@ -96,6 +118,27 @@ export const BankFileRepository = {
       [msgId],
     );
     return rows.map((r) => r.payout_id);
+  },
+
+  /** The status of each payout of a cut file, locked FOR UPDATE in one statement, in id order. */
+  async lockPayoutsOf(q: Queryable, msgId: string): Promise<Pick<Payout, 'id' | 'status'>[]> {
+    const { rows } = await q.query<{ id: string; status: PayoutStatus }>(
+      `SELECT p.id, p.status FROM payouts p
+        WHERE p.id IN (SELECT i.payout_id FROM bank_file_items i WHERE i.msg_id = $1)
+        ORDER BY p.id FOR UPDATE OF p`,
+      [msgId],
+    );
+    return rows;
+  },
+
+  /** The file each of these payouts went into (payout id → MsgId), for those in one; one query. */
+  async msgIdsOf(q: Queryable, payoutIds: readonly string[]): Promise<Map<string, string>> {
+    if (payoutIds.length === 0) return new Map();
+    const { rows } = await q.query<{ payout_id: string; msg_id: string }>(
+      'SELECT payout_id, msg_id FROM bank_file_items WHERE payout_id = ANY($1::text[])',
+      [[...payoutIds]],
+    );
+    return new Map(rows.map((r) => [r.payout_id, r.msg_id]));
   },
 
   /** The file a payout went into, if any. */

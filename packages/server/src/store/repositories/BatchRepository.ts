@@ -215,6 +215,21 @@ export const BatchRepository = {
   },
 
   /**
+   * Locks these batch rows in (merchant, batch) order, FOR NO KEY UPDATE: the strength of itemFinal's update
+   * (services/LockOrder.ts).
+   */
+  async lockMany(q: Queryable, rows: readonly { merchantId: string; batchId: string }[]): Promise<void> {
+    if (rows.length === 0) return;
+    await q.query(
+      `SELECT 1 FROM payout_batches b
+         JOIN unnest($1::text[], $2::text[]) AS u (merchant_id, batch_id)
+           ON b.merchant_id = u.merchant_id AND b.batch_id = u.batch_id
+        ORDER BY b.merchant_id, b.batch_id FOR NO KEY UPDATE OF b`,
+      [rows.map((r) => r.merchantId), rows.map((r) => r.batchId)],
+    );
+  },
+
+  /**
    * One more accepted item became final. Returns the batch when that was the last one (its completed_at is set
    * now, in this transaction): the row lock makes exactly one transition see zero.
    */

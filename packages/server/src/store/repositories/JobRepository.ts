@@ -119,6 +119,14 @@ export const JobRepository = {
     return rowCount === 1;
   },
 
+  /**
+   * Voids every job's lease: for a process that is the only one on its database (PGlite behind the data-dir lock),
+   * where the leases left are a crashed process's.
+   */
+  async voidLeases(q: Queryable): Promise<void> {
+    await q.query('UPDATE jobs SET locked_until = NULL WHERE locked_until IS NOT NULL');
+  },
+
   async cancel(q: Queryable, kind: JobKind, subjectId: string): Promise<void> {
     await q.query('DELETE FROM jobs WHERE kind = $1 AND subject_id = $2', [kind, subjectId]);
   },

@@ -43,6 +43,14 @@ export class DuplicateEntry extends Error {
   }
 }
 
+/** What an entry's insert refused, as the errors callers handle: the database's error itself when it is none of them. */
+function ledgerRefusal(err: unknown): unknown {
+  if (isCheckViolation(err, 'wallets_balance_check')) return new InsufficientFunds();
+  if (isUniqueViolation(err)) return new DuplicateEntry();
+  if (isOutOfRange(err)) return new BalanceOverflow();
+  return err;
+}
+
 /**
  * The ledger is the only way a balance moves: inserting an entry updates its wallet in the same statement
  * (trigger `ledger_apply`), and the wallet's CHECK (balance >= 0) refuses an overdraft atomically.
@@ -71,10 +79,29 @@ export const LedgerRepository = {
       );
       return (rows[0] as { balance_after: bigint }).balance_after;
     } catch (err) {
-      if (isCheckViolation(err, 'wallets_balance_check')) throw new InsufficientFunds();
-      if (isUniqueViolation(err)) throw new DuplicateEntry();
-      if (isOutOfRange(err)) throw new BalanceOverflow();
-      throw err;
+      throw ledgerRefusal(err);
+    }
+  },
+
+  /**
+   * The `payout_refund` entries of several payouts in one statement, in the order given: the ledger's trigger
+   * still moves each wallet per row, and its unique index still allows one refund per payout. Throws as `append`.
+   */
+  async appendRefunds(
+    q: Queryable,
+    refunds: readonly { walletId: string; amount: bigint; payoutId: string }[],
+  ): Promise<void> {
+    if (refunds.length === 0) return;
+    try {
+      await q.query(
+        `INSERT INTO ledger_entries (wallet_id, kind, amount, balance_after, payout_id)
+         SELECT u.wallet_id, 'payout_refund', u.amount, 0, u.payout_id
+           FROM unnest($1::text[], $2::int8[], $3::text[]) WITH ORDINALITY AS u (wallet_id, amount, payout_id, ord)
+          ORDER BY u.ord`,
+        [refunds.map((r) => r.walletId), refunds.map((r) => String(r.amount)), refunds.map((r) => r.payoutId)],
+      );
+    } catch (err) {
+      throw ledgerRefusal(err);
     }
   },
 

@@ -13,6 +13,14 @@ interface EntryRow {
 
 /** The ledger read as a statement: the sum before a range, and the entries inside it in ledger order. */
 export const StatementRepository = {
+  /**
+   * Makes the rest of the transaction read one snapshot (REPEATABLE READ), so that its reads see the same committed
+   * ledger (PostgreSQL; PGlite has one connection anyway). The transaction's first statement.
+   */
+  async readOneSnapshot(q: Queryable): Promise<void> {
+    await q.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+  },
+
   /** Sum of the wallet's entries before `from` (0 when `from` is null: the statement starts at the beginning). */
   async openingBalance(q: Queryable, walletId: string, from: Date | null): Promise<bigint> {
     if (from === null) return 0n;

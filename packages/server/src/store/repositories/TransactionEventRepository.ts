@@ -31,6 +31,21 @@ export const TransactionEventRepository = {
     ]);
   },
 
+  /** `recordError` for many subjects in one statement, in the order given. */
+  async recordErrors(
+    q: Queryable,
+    errors: readonly { subjectId: string; reason: string }[],
+    actor: string,
+  ): Promise<void> {
+    if (errors.length === 0) return;
+    await q.query(
+      `INSERT INTO transaction_events (subject_id, type, reason, actor)
+       SELECT u.id, 'error', u.error, $3 FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u (id, error, ord)
+        ORDER BY u.ord`,
+      [errors.map((e) => e.subjectId), errors.map((e) => e.reason), actor],
+    );
+  },
+
   /**
    * Records an error unless the subject's history already holds the same one (a notification repeated by its
    * sender is one problem, not many). The caller holds the subject's row lock.

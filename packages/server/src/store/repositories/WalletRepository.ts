@@ -40,6 +40,15 @@ export const WalletRepository = {
     return rows[0] ? toWallet(rows[0]) : null;
   },
 
+  /**
+   * Locks several wallets in one statement, in id order (the database's collation, as payout_open_batch sorts
+   * them), FOR NO KEY UPDATE as lockById (services/LockOrder.ts).
+   */
+  async lockMany(q: Queryable, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await q.query('SELECT 1 FROM wallets WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE', [[...ids]]);
+  },
+
   /** Several wallets in one query (a bulk request's). */
   async findByIds(q: Queryable, ids: string[]): Promise<Wallet[]> {
     if (ids.length === 0) return [];

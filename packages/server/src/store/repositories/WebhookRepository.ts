@@ -100,6 +100,33 @@ export const WebhookRepository = {
     );
   },
 
+  /** `insert` for several deliveries created at the same instant, in one statement, in the order given (their seq). */
+  async insertMany(
+    q: Queryable,
+    deliveries: readonly Omit<NewDelivery, 'createdAt'>[],
+    createdAt: Date,
+  ): Promise<void> {
+    if (deliveries.length === 0) return;
+    await q.query(
+      `INSERT INTO webhook_deliveries (id, merchant_id, subject_id, type, url, scheme, snapshot, next_attempt_at,
+         created_at)
+       SELECT u.id, u.merchant_id, u.subject_id, u.type, u.url, u.scheme, u.snapshot, $8, $8
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+                WITH ORDINALITY AS u (id, merchant_id, subject_id, type, url, scheme, snapshot, ord)
+        ORDER BY u.ord`,
+      [
+        deliveries.map((d) => d.id),
+        deliveries.map((d) => d.merchantId),
+        deliveries.map((d) => d.subjectId),
+        deliveries.map((d) => d.type),
+        deliveries.map((d) => d.url),
+        deliveries.map((d) => d.scheme),
+        deliveries.map((d) => d.snapshot),
+        createdAt,
+      ],
+    );
+  },
+
   /**
    * Claims due deliveries under a lease with a fresh owner token, earliest due first. A delivery waits while an
    * earlier event of the same transaction is still pending, so each transaction's events are attempted in the order
@@ -200,6 +227,11 @@ export const WebhookRepository = {
     );
     const recorded = new Set(rows.map((r) => Number(r.ord)));
     return attempts.map((_, i) => recorded.has(i + 1));
+  },
+
+  /** Voids every delivery's lease (JobRepository.voidLeases: only for the one process on its database). */
+  async voidLeases(q: Queryable): Promise<void> {
+    await q.query('UPDATE webhook_deliveries SET locked_until = NULL WHERE locked_until IS NOT NULL');
   },
 
   async findById(q: Queryable, id: string): Promise<WebhookDelivery | null> {
