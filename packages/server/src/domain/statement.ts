@@ -1,3 +1,5 @@
+import { istDayEnd, istDayStart } from './istPeriod.ts';
+
 /** One line of a wallet statement: a ledger entry and the balance after it. */
 export interface StatementEntry {
   id: bigint;
@@ -51,12 +53,8 @@ export function buildStatement(
 export function parseStatementBound(value: string | undefined, edge: 'from' | 'to'): Date | null | undefined {
   if (value === undefined || value === '') return null;
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    const start = new Date(`${value}T00:00:00+05:30`);
-    const istDay = Number.isNaN(start.getTime())
-      ? ''
-      : new Date(start.getTime() + 19_800_000).toISOString().slice(0, 10);
-    if (istDay !== value) return undefined; // e.g. 2026-02-30
-    return edge === 'from' ? start : new Date(start.getTime() + 86_400_000);
+    // Null for no such day (e.g. 2026-02-30).
+    return (edge === 'from' ? istDayStart(value) : istDayEnd(value)) ?? undefined;
   }
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(value)) return undefined;
   const at = new Date(value);

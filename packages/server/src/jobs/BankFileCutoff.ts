@@ -1,7 +1,7 @@
 import { ulidFactory } from '../domain/ulidFactory.ts';
 import type { Cutoffs } from '../bankFileConfig.ts';
 import { systemClock, type Clock } from '../clock.ts';
-import { istDay } from '../domain/istPeriod.ts';
+import { IST_DAY_MS, istDay, istDayStartOf } from '../domain/istPeriod.ts';
 import { pain001FileName, writePain001, type Debtor } from '../rails/bankfile/pain001.ts';
 import type { BankFileTransport } from '../rails/bankfile/transport.ts';
 import type { PayoutLifecycle } from '../services/PayoutLifecycle.ts';
@@ -19,21 +19,17 @@ export const MAX_PAYOUTS_PER_FILE = 10_000;
 /** MsgId: Max35Text, unique: `PR` and a ULID (28 characters). */
 export const newMsgId = (now: number) => `PR${ulid(now)}`;
 
-const IST_OFFSET_MS = 19_800_000;
-const DAY_MS = 86_400_000;
-
-/** Milliseconds from `now` to the next cut-off. */
+/** Milliseconds from `now` to the next cut-off (times of day in IST: today's still to come, else tomorrow's). */
 export function msToNextCutoff(cutoffs: Cutoffs, now: number): number {
   if ('every' in cutoffs) return cutoffs.every;
-  const ist = now + IST_OFFSET_MS;
-  const dayStart = ist - (((ist % DAY_MS) + DAY_MS) % DAY_MS);
+  const today = istDayStartOf(new Date(now)).getTime();
   for (const day of [0, 1]) {
     for (const minute of cutoffs.istMinutes) {
-      const at = dayStart + day * DAY_MS + minute * 60_000;
-      if (at > ist) return at - ist;
+      const at = today + day * IST_DAY_MS + minute * 60_000;
+      if (at > now) return at - now;
     }
   }
-  return DAY_MS;
+  return IST_DAY_MS;
 }
 
 export interface CutoffLog {

@@ -10,6 +10,7 @@ import {
   type ReconResult,
   type ReconTransaction,
 } from '../domain/reconciliation.ts';
+import { istDay, istDayEnd, istDayStart } from '../domain/istPeriod.ts';
 import { StatementUnreadable, type BankStatement } from '../rails/bankfile/bankStatement.ts';
 import { readStatementFile, type StatementFileFormat } from '../rails/bankfile/statementFile.ts';
 import type { Database, Queryable } from '../store/Database.ts';
@@ -89,9 +90,6 @@ export interface ImportedRun {
 export type CloseOutcome =
   { ok: true; item: ReconItem } | { ok: false; reason: 'not_found' | 'not_an_exception' | 'already_closed' };
 
-/** Start of a calendar day in India Standard Time. */
-const istDayStart = (day: string) => new Date(`${day}T00:00:00+05:30`);
-const istDayOf = (at: Date) => new Date(at.getTime() + 19_800_000).toISOString().slice(0, 10);
 const clip = (value: string | null, max: number) => (value === null ? null : value.slice(0, max));
 
 /**
@@ -241,14 +239,16 @@ export class ReconciliationService {
 
     // Payouts are in rupees: an account in another currency cannot have paid them.
     const inRupees = s.currency === null || s.currency === 'INR';
-    if (inRupees && s.periodFrom && s.periodTo && s.periodFrom <= s.periodTo) {
-      const from = istDayStart(s.periodFrom);
-      const to = new Date(istDayStart(s.periodTo).getTime() + 86_400_000);
+    // The statement's IST days, from the start of the first to the end of the last (its dates are calendar dates).
+    const from =
+      inRupees && s.periodFrom && s.periodTo && s.periodFrom <= s.periodTo ? istDayStart(s.periodFrom) : null;
+    const to = from && s.periodTo ? istDayEnd(s.periodTo) : null;
+    if (from && to) {
       const successful = await Repo.successfulPayouts(tx, columns, STATEMENT_CONNECTOR, from, to);
       const missing = new Set(matcher.missing(successful).map((p) => p.id));
       for (const p of successful) {
         if (!missing.has(p.id)) continue;
-        const day = istDayOf(p.succeededAt);
+        const day = istDay(p.succeededAt);
         items.push({
           result: 'missing',
           entryIndex: null,

@@ -1,4 +1,5 @@
 import { formatPaise, type PaymentMode } from '@payrail/protocol';
+import { istDateTime } from '../../domain/istPeriod.ts';
 import { BankFileUnreadable, children, isNode, parseRupees, readIsoMessage, text } from './xmlRead.ts';
 
 export const PAIN001_NAMESPACE = 'urn:iso:std:iso:20022:tech:xsd:pain.001.001.10';
@@ -41,11 +42,6 @@ export const pain001FileName = (msgId: string) => `PAYRAIL-${msgId}.xml`;
 
 /** Max140Text and friends count characters (code points), not UTF-16 units: a cut never splits a character. */
 const cut = (value: string, max: number) => Array.from(value).slice(0, max).join('');
-
-/** CreDtTm in IST with its offset, as the bank's operators read it. */
-function istDateTime(at: Date): string {
-  return `${new Date(at.getTime() + 19_800_000).toISOString().slice(0, 19)}+05:30`;
-}
 
 const MODE_ORDER: PaymentMode[] = ['NEFT', 'RTGS', 'IMPS'];
 
