@@ -1,3 +1,4 @@
+import { isOperatorCode, OPERATOR_CODES, type OperatorStatus } from '@payrail/protocol';
 import {
   AuthenticationError,
   ConflictError,
@@ -85,7 +86,7 @@ export class AdminClient {
       operation,
       httpStatus: res.status,
     };
-    throw errorFor(res.status, options);
+    throw adminErrorFor(res.status, options);
   }
 
   get<T = Row>(path: string, query: Record<string, string | number | undefined> = {}): Promise<T> {
@@ -129,7 +130,30 @@ function refusedHint(source: string): string {
   );
 }
 
-function errorFor(status: number, options: PayrailErrorOptions): PayrailError {
+/**
+ * The SDK error class, hence the exit code (exitCodes.ts), of each HTTP status protocol's OPERATOR_CODES gives a code:
+ * 401/403 a refused token (3), 404 not found (5), 429 and 5xx unavailable (6), the other refusals 4. A status the table
+ * gains does not compile here until it has its class.
+ */
+const OPERATOR_ERRORS: Record<OperatorStatus, new (options: PayrailErrorOptions) => PayrailError> = {
+  400: ValidationError,
+  401: AuthenticationError,
+  403: AuthenticationError,
+  404: NotFoundError,
+  409: ConflictError,
+  413: ValidationError,
+  414: ValidationError,
+  415: ValidationError,
+  422: ValidationError,
+  429: RateLimitError,
+  500: ServerError,
+  503: ServerError,
+};
+
+/** The error of an admin API refusal: by its operator code's status in the table, else by the HTTP status. */
+export function adminErrorFor(status: number, options: PayrailErrorOptions): PayrailError {
+  if (isOperatorCode(options.code)) return new OPERATOR_ERRORS[OPERATOR_CODES[options.code].http](options);
+  // No code of the table (a proxy's 502, an answer that is not JSON): by the status alone.
   if (status === 401 || status === 403) return new AuthenticationError(options);
   if (status === 404) return new NotFoundError(options);
   if (status === 409) return new ConflictError(options);

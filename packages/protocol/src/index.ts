@@ -1,5 +1,6 @@
 export * from './amount.ts';
 export * from './codes.ts';
+export * from './operatorCodes.ts';
 export * from './DecryptError.ts';
 export * from './cipherV1.ts';
 export * from './cipherV2.ts';

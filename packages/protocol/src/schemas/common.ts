@@ -1,3 +1,5 @@
+import { OPERATOR_CODE_NAMES } from '../operatorCodes.ts';
+
 /**
  * Pieces shared by the route schemas of this folder: plain JSON Schema objects (`as const`), the same objects
  * the server validates with, serializes with and publishes in its OpenAPI document.
@@ -12,13 +14,13 @@ export const nullableDateTime = { type: ['string', 'null'], format: 'date-time' 
 /** Rupees as decimal text with two fraction digits, as every answer writes an amount. */
 export const rupeesText = { type: 'string', pattern: '^-?[0-9]+\\.[0-9]{2}$' } as const;
 
-/** The error body of the operator, console, PSP and operational routes. */
+/** The error body of the operator, console, PSP and operational routes: `code` is one of OPERATOR_CODES. */
 export const adminError = {
   type: 'object',
   properties: {
     error: {
       type: 'object',
-      properties: { code: { type: 'string' }, message: { type: 'string' } },
+      properties: { code: { type: 'string', enum: OPERATOR_CODE_NAMES }, message: { type: 'string' } },
       required: ['code', 'message'],
     },
   },

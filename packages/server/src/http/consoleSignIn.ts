@@ -81,7 +81,7 @@ export async function consoleSignIn<T>(
   if (!opened) {
     // One row each: the throttle bounds how many there can be.
     await kind.record(401, kind.claimed, refusalNote(request, kind.wrong.why));
-    throw new AdminError(401, 'invalid_credentials', kind.wrong.message);
+    throw new AdminError('invalid_credentials', kind.wrong.message);
   }
   setSessionCookie(reply, kind.cookie.name, opened.token, opened.expiresAt, kind.cookie.secure, opened.openedAt);
   await kind.record(200, kind.signedIn(opened.subject));

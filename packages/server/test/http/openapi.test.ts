@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -8,7 +9,10 @@ import {
   DELIVERY_STATES,
   EXCEPTION_KIND_NAMES,
   EXCEPTION_STATES,
+  isOperatorCode,
   MERCHANT_ROUTE_CODES,
+  OPERATOR_CODE_NAMES,
+  OPERATOR_CODES,
   OPERATOR_ROLES,
   PAYOUT_STATUSES,
   PayoutCodes,
@@ -20,9 +24,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http } from '../support/merchantClient.ts';
 import { startTestServer, type TestServer } from '../support/testServer.ts';
 
+/** The parts of an answer's schema an operator error has: `{"error": {"code", "message"}}`. */
+interface ErrorSchema {
+  properties?: { error?: { properties?: { code?: { enum?: string[] } } } };
+}
+
 interface OpenApiDoc {
   openapi: string;
-  paths: Record<string, Record<string, { responses?: Record<string, { description?: string }> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        summary?: string;
+        description?: string;
+        responses?: Record<
+          string,
+          { description?: string; content?: Record<string, { schema?: ErrorSchema } | undefined> }
+        >;
+      }
+    >
+  >;
   components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
 }
 
@@ -30,7 +52,18 @@ describe('OpenAPI document and reference page', () => {
   let t: TestServer;
   let doc: OpenApiDoc;
   beforeAll(async () => {
-    t = await startTestServer('pglite');
+    // With the routes registered only when configured: the PSP notifications and the upstream's webhook.
+    t = await startTestServer('pglite', {
+      env: {
+        PAYRAIL_PSP_NOTIFY_SECRET: `psp_${randomBytes(24).toString('hex')}`,
+        PAYRAIL_CONNECTOR_ROUTES: 'RTGS=upstream',
+        PAYRAIL_UPSTREAM_URL: 'http://127.0.0.1:9',
+        PAYRAIL_UPSTREAM_API_KEY: 'U'.repeat(32),
+        PAYRAIL_UPSTREAM_SECRET_KEY: 'S'.repeat(16),
+        PAYRAIL_UPSTREAM_WALLET_ID: 'WL00000000000000000000000000',
+        PAYRAIL_UPSTREAM_WEBHOOK_SECRET: `whsec_${randomBytes(12).toString('hex')}`,
+      },
+    });
     doc = (await http(t.url, 'GET', '/openapi.json')).body as unknown as OpenApiDoc;
   });
   afterAll(() => t.close());
@@ -97,6 +130,46 @@ describe('OpenAPI document and reference page', () => {
       for (const status of expected.keys()) wrong.push(`${key}: no ${status} answer documented`);
     }
     expect(wrong).toEqual([]);
+  });
+
+  it("gives the operator routes' error body the codes of protocol's table, and names each with its status (issue 29)", () => {
+    const merchantRoutes = new Set(
+      Object.keys(MERCHANT_ROUTE_CODES).map((key) => {
+        const [method, url] = key.split(' ') as [string, string];
+        return `${method.toLowerCase()} ${url.replace(/:([A-Za-z_]+)/g, '{$1}')}`;
+      }),
+    );
+    const wrong: string[] = [];
+    let enums = 0;
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        if (merchantRoutes.has(`${method} ${path}`)) continue;
+        const where = `${method.toUpperCase()} ${path}`;
+        for (const [status, response] of Object.entries(operation.responses ?? {})) {
+          if (!/^[45]/.test(status)) continue;
+          const code = response.content?.['application/json']?.schema?.properties?.error?.properties?.code;
+          if (code?.enum) {
+            enums++;
+            if (JSON.stringify(code.enum) !== JSON.stringify(OPERATOR_CODE_NAMES))
+              wrong.push(`${where} ${status}: enum`);
+          }
+          // An error answer's description names codes of its own status ("invalid_request: not a notification").
+          for (const [word] of (response.description ?? '').matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)) {
+            if (!isOperatorCode(word)) wrong.push(`${where} ${status}: ${word} is not an operator code`);
+            else if (String(OPERATOR_CODES[word].http) !== status) wrong.push(`${where} ${status}: ${word}`);
+          }
+        }
+        // A summary or description that writes a status before a code ("403 lineage_conflict otherwise").
+        for (const text of [operation.summary ?? '', operation.description ?? '']) {
+          for (const [, status, word] of text.matchAll(/\b([45]\d\d) `?([a-z]+(?:_[a-z]+)+)\b/g)) {
+            if (!isOperatorCode(word)) wrong.push(`${where}: ${word} is not an operator code`);
+            else if (String(OPERATOR_CODES[word].http) !== status) wrong.push(`${where}: ${status} ${word}`);
+          }
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(enums).toBeGreaterThan(50);
   });
 
   it('has no code number written by hand in a route file (they come from protocol)', () => {

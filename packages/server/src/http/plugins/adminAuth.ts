@@ -7,7 +7,7 @@ import { AdminError } from '../AdminError.ts';
 export const ADMIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
 
 export const adminThrottled = (retryAfterSeconds: number) =>
-  new AdminError(429, 'rate_limited', 'Too many failed admin authentications, try again later', retryAfterSeconds);
+  new AdminError('rate_limited', 'Too many failed admin authentications, try again later', retryAfterSeconds);
 
 /** What the server keeps of the admin token: its SHA-256, never the token (docs/operator/secrets-at-rest.md). */
 export const adminTokenHash = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
@@ -37,7 +37,7 @@ export function requireAdmin(
     );
     if (!ok) {
       await refused(request);
-      throw new AdminError(401, 'unauthorized', 'A valid admin bearer token is required');
+      throw new AdminError('unauthorized', 'A valid admin bearer token is required');
     }
   };
 }

@@ -18,7 +18,7 @@ export interface OperatorAuthDeps {
 
 /** What a throttled console sign-in answers (services/SignInThrottle). */
 export const signInThrottled = (retryAfterSeconds: number) =>
-  new AdminError(429, 'too_many_attempts', 'Too many failed sign-ins; try again in 15 minutes', retryAfterSeconds);
+  new AdminError('too_many_attempts', 'Too many failed sign-ins; try again in 15 minutes', retryAfterSeconds);
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -32,7 +32,7 @@ export const refusalNote = (request: FastifyRequest, why: string) =>
 /** A 403 `csrf_failed`, with what was refused and why noted for the audit entry. */
 function csrfRefusal(request: FastifyRequest, why: string, message: string) {
   request.auditNote = refusalNote(request, why);
-  return new AdminError(403, 'csrf_failed', message);
+  return new AdminError('csrf_failed', message);
 }
 
 /**
@@ -127,7 +127,7 @@ export function registerOperatorAuth(admin: FastifyInstance, deps: OperatorAuthD
       request.actor = ADMIN_TOKEN_ACTOR;
     } else {
       const operator = await deps.consoleSessions.operatorOf(cookie);
-      if (!operator) throw new AdminError(401, 'unauthorized', 'The console session has ended; sign in again');
+      if (!operator) throw new AdminError('unauthorized', 'The console session has ended; sign in again');
       request.actor = {
         operatorId: operator.id,
         name: operator.email,
@@ -142,7 +142,7 @@ export function registerOperatorAuth(admin: FastifyInstance, deps: OperatorAuthD
     if (!roleAllows(request.actor.role, needed)) {
       request.auditNote = refusalNote(request, `needs the ${needed} role; the actor has ${request.actor.role}`);
       if (SAFE_METHODS.has(request.method)) refusedReads.add(request);
-      throw new AdminError(403, 'forbidden', `This action needs the ${needed} role; you are ${request.actor.role}`);
+      throw new AdminError('forbidden', `This action needs the ${needed} role; you are ${request.actor.role}`);
     }
   });
 

@@ -1,3 +1,4 @@
+import type { OperatorCode } from '@payrail/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import { checkPspSignature, PSP_SIGNATURE_HEADER, type PspSignatureCheck } from '../../domain/pspSignature.ts';
@@ -6,7 +7,7 @@ import { AdminError } from '../AdminError.ts';
 /** Notifications are small; a larger body is refused (413) before anything is computed over it. */
 export const PSP_BODY_LIMIT_BYTES = 64 * 1024;
 
-const REFUSALS: Record<Exclude<PspSignatureCheck, 'ok'>, { code: string; message: string }> = {
+const REFUSALS: Record<Exclude<PspSignatureCheck, 'ok'>, { code: OperatorCode; message: string }> = {
   missing: { code: 'signature_required', message: 'The Payrail-Signature header is required' },
   malformed: { code: 'signature_invalid', message: 'The Payrail-Signature header must be t=<unix seconds>,v1=<hex>' },
   expired: { code: 'signature_expired', message: 'The signed timestamp is more than 300 seconds from our clock' },
@@ -38,14 +39,14 @@ export function registerSignedBodies(app: FastifyInstance, secret: string, clock
     );
     if (check !== 'ok') {
       const refusal = REFUSALS[check];
-      throw new AdminError(401, refusal.code, refusal.message);
+      throw new AdminError(refusal.code, refusal.message);
     }
     const type = String(request.headers['content-type'] ?? '')
       .split(';')[0]
       ?.trim()
       .toLowerCase();
     if (type !== 'application/json') {
-      throw new AdminError(415, 'unsupported_media_type', 'Send the body as JSON (Content-Type: application/json)');
+      throw new AdminError('unsupported_media_type', 'Send the body as JSON (Content-Type: application/json)');
     }
     request.body = await new Promise<unknown>((resolve, reject) => {
       json(request, bytes.toString('utf8'), (err: Error | null, value?: unknown) => {

@@ -112,11 +112,7 @@ export function adminCollectionRoutes(
       if (result.reason === 'not_found') throw AdminError.notFound('collection');
       if (result.reason === 'utr_required')
         throw AdminError.invalid('utr is required to resolve as SUCCESS in live mode');
-      throw new AdminError(
-        409,
-        result.reason === 'invalid_transition' ? 'invalid_state' : result.reason,
-        result.message,
-      );
+      throw new AdminError(result.reason === 'invalid_transition' ? 'invalid_state' : result.reason, result.message);
     },
   );
 }

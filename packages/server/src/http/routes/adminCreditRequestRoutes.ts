@@ -29,22 +29,21 @@ function answer(outcome: DecisionOutcome) {
     case 'not_found':
       throw AdminError.notFound('credit request');
     case 'not_pending':
-      throw new AdminError(409, 'invalid_state', 'The credit request has already been decided');
+      throw new AdminError('invalid_state', 'The credit request has already been decided');
     case 'same_operator':
-      throw new AdminError(403, 'same_operator', 'A different operator must approve this credit (maker ≠ checker)');
+      throw new AdminError('same_operator', 'A different operator must approve this credit (maker ≠ checker)');
     case 'lineage_conflict':
       throw new AdminError(
-        403,
         'lineage_conflict',
         'A second, independent operator must approve this credit: you and the requester are linked by who ' +
           'created, promoted, re-enabled or set the password of whom',
       );
     case 'balance_overflow':
-      throw new AdminError(422, 'balance_overflow', 'the balance would exceed the largest amount a wallet holds');
+      throw new AdminError('balance_overflow', 'the balance would exceed the largest amount a wallet holds');
     case 'duplicate_reference':
-      throw new AdminError(409, 'duplicate_reference', 'The reference of this request has already been credited');
+      throw new AdminError('duplicate_reference', 'The reference of this request has already been credited');
     default:
-      throw new AdminError(403, 'forbidden', 'This action needs the finance role');
+      throw new AdminError('forbidden', 'This action needs the finance role');
   }
 }
 

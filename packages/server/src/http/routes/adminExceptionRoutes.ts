@@ -183,15 +183,14 @@ export function adminExceptionRoutes(app: FastifyInstance, deps: { exceptions: E
         case 'not_found':
           throw AdminError.notFound('exception');
         case 'already_resolved':
-          throw new AdminError(409, 'already_resolved', `Exception ${exception_id} is resolved already`);
+          throw new AdminError('already_resolved', `Exception ${exception_id} is resolved already`);
         case 'action_not_allowed':
           throw new AdminError(
-            409,
             'action_not_allowed',
             `This exception allows ${outcome.allowed.join(', ') || 'no action'}, not ${action}`,
           );
         case 'invalid_state':
-          throw new AdminError(409, 'invalid_state', outcome.message);
+          throw new AdminError('invalid_state', outcome.message);
       }
     },
   );

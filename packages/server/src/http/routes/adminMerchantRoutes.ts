@@ -244,13 +244,9 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
         .catch((err: unknown) => {
           if (!(err instanceof CreditRefused)) throw err;
           if (err.reason === 'overflow') {
-            throw new AdminError(422, 'balance_overflow', 'the balance would exceed the largest amount a wallet holds');
+            throw new AdminError('balance_overflow', 'the balance would exceed the largest amount a wallet holds');
           }
-          throw new AdminError(
-            409,
-            'reference_conflict',
-            'this reference was already used for a credit of another amount',
-          );
+          throw new AdminError('reference_conflict', 'this reference was already used for a credit of another amount');
         });
       if (outcome.kind === 'not_found') throw AdminError.notFound('wallet');
       if (outcome.kind === 'pending') {

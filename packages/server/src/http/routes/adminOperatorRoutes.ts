@@ -46,7 +46,7 @@ export function adminOperatorRoutes(app: FastifyInstance, deps: { operators: Ope
         password: body.password,
         grantor: request.actor!,
       });
-      if (!created) throw new AdminError(409, 'operator_exists', 'An operator with this e-mail address exists');
+      if (!created) throw new AdminError('operator_exists', 'An operator with this e-mail address exists');
       // The approval lineage, where whoever reviews operator changes reads them.
       request.auditNote = lineageNote(created.grants, request.actor!);
       return reply.code(201).send(operatorView(created.operator));
@@ -89,7 +89,7 @@ export function adminOperatorRoutes(app: FastifyInstance, deps: { operators: Ope
       }
       if (operator_id === request.actor?.operatorId && (body.disabled === true || body.role !== undefined)) {
         // An admin who demotes or disables themselves could leave nobody to undo it.
-        throw new AdminError(409, 'own_account', 'Ask another admin to change your own role or to disable you');
+        throw new AdminError('own_account', 'Ask another admin to change your own role or to disable you');
       }
       const updated = await deps.operators.update(operator_id, body, request.actor!);
       if (!updated) throw AdminError.notFound('operator');

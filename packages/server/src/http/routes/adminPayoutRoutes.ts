@@ -103,7 +103,7 @@ export function adminPayoutRoutes(
       );
       if (outcome.ok) return adminPayoutView(outcome.payout);
       if (outcome.reason === 'not_found') throw AdminError.notFound('payout');
-      throw new AdminError(409, 'invalid_state', `payout is ${outcome.status}; only a PENDING payout can be resolved`);
+      throw new AdminError('invalid_state', `payout is ${outcome.status}; only a PENDING payout can be resolved`);
     },
   );
 
@@ -137,7 +137,7 @@ export function adminPayoutRoutes(
       const outcome = await deps.payoutAdmin.returnPayout(transaction_id, reason.trim(), historyActor(request));
       if (outcome.ok) return adminPayoutView(outcome.payout);
       if (outcome.reason === 'not_found') throw AdminError.notFound('payout');
-      throw new AdminError(409, 'invalid_state', `payout is ${outcome.status}; only a SUCCESS payout can be returned`);
+      throw new AdminError('invalid_state', `payout is ${outcome.status}; only a SUCCESS payout can be returned`);
     },
   );
 

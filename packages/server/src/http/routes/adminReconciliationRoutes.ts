@@ -135,9 +135,9 @@ const closeAnswer = (outcome: CloseOutcome) => {
   if (outcome.ok) return itemView(outcome.item);
   if (outcome.reason === 'not_found') throw AdminError.notFound('reconciliation item');
   if (outcome.reason === 'not_an_exception') {
-    throw new AdminError(409, 'not_an_exception', 'A matched item is not an exception and is not closed');
+    throw new AdminError('not_an_exception', 'A matched item is not an exception and is not closed');
   }
-  throw new AdminError(409, 'already_closed', 'The exception is already closed');
+  throw new AdminError('already_closed', 'The exception is already closed');
 };
 
 const actorName = (request: FastifyRequest) => request.actor?.name ?? 'operator:admin-token';
@@ -159,7 +159,6 @@ export function adminReconciliationRoutes(app: FastifyInstance, deps: { reconcil
       const type = String(request.headers['content-type'] ?? '');
       done(
         new AdminError(
-          415,
           'unsupported_media_type',
           `Send a camt.053 statement as application/xml or an MT940 statement as text/plain, not ${type.slice(0, 60)}`,
         ),
@@ -204,11 +203,11 @@ export function adminReconciliationRoutes(app: FastifyInstance, deps: { reconcil
         } catch (err) {
           if (err instanceof StatementUnreadable) {
             request.auditNote = `refused: ${err.message}`.slice(0, 500);
-            throw new AdminError(400, 'invalid_statement', err.message);
+            throw new AdminError('invalid_statement', err.message);
           }
           if (err instanceof StatementUnbalanced) {
             request.auditNote = `refused: ${err.message}`.slice(0, 500);
-            throw new AdminError(422, 'statement_unbalanced', err.message);
+            throw new AdminError('statement_unbalanced', err.message);
           }
           throw err;
         }

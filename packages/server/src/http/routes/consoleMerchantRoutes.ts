@@ -105,7 +105,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
     scope.addHook('onRequest', async (request) => {
       const token = readCookie(request, MERCHANT_COOKIE);
       const merchant = token ? await deps.consoleSessions.merchantOf(token) : null;
-      if (!token || !merchant) throw new AdminError(401, 'unauthorized', 'Not signed in as a merchant');
+      if (!token || !merchant) throw new AdminError('unauthorized', 'Not signed in as a merchant');
       // Known before the CSRF check, so that a refusal of it is audited under the merchant (onSend).
       request.consoleMerchant = merchant;
       if (!SAFE_METHODS.has(request.method)) checkCsrf(request, token, deps.config.publicUrl);

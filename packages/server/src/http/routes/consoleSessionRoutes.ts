@@ -91,7 +91,7 @@ export function consoleSessionRoutes(app: FastifyInstance, deps: Deps) {
       const operator = token ? await deps.consoleSessions.operatorOf(token) : null;
       if (!token || !operator) {
         if (token) clearSessionCookie(reply, OPERATOR_COOKIE, secure);
-        throw new AdminError(401, 'unauthorized', 'Not signed in');
+        throw new AdminError('unauthorized', 'Not signed in');
       }
       return { operator: operatorJson(operator), csrf_token: csrfTokenOf(token), mode };
     },

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { THEME_CSS } from '../views/theme.ts';
+import { sendAdminError } from '../AdminError.ts';
 import { CONSOLE_CSP } from '../plugins/securityHeaders.ts';
 
 const TYPES: Record<string, string> = {
@@ -134,7 +135,7 @@ export function consoleStaticRoutes(app: FastifyInstance) {
       const name = request.params['*'];
       const asset = name.includes('..') ? null : send(name);
       if (!asset || name === 'index.html') {
-        return reply.code(404).send({ error: { code: 'route_not_found', message: 'No such console file' } });
+        return sendAdminError(reply, 'route_not_found', 'No such console file');
       }
       reply.header('content-type', asset.type).header('cache-control', 'no-cache');
       return body(request, reply, asset);

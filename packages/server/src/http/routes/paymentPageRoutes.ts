@@ -1,10 +1,9 @@
 import { ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
+import { sendAdminError } from '../AdminError.ts';
 import type { PaymentPageService } from '../../services/PaymentPageService.ts';
 import { newNonce, sendHtml } from '../views/htmlDocument.ts';
 import { PAYMENT_STATUS_LABEL, renderPaymentNotFound, renderPaymentPage } from '../views/paymentPage.ts';
-
-const notFound = { error: { code: 'not_found', message: 'No payment page at this address' } };
 
 /**
  * The hosted payment page of a collection (`paymentUrl`), keyed by its unguessable page token: the page itself,
@@ -53,7 +52,7 @@ export function paymentPageRoutes(app: FastifyInstance, deps: { paymentPages: Pa
       const { token } = request.params;
       const s = await deps.paymentPages.status(token);
       reply.header('cache-control', 'no-store');
-      if (!s) return reply.code(404).send(notFound);
+      if (!s) return sendAdminError(reply, 'not_found', 'No payment page at this address');
       return { status: s.status, label: PAYMENT_STATUS_LABEL[s.status], final: s.final };
     },
   );

@@ -45,7 +45,7 @@ function answer(result: NotificationResult, idName: string, what: string) {
     case 'not_found':
       throw AdminError.notFound(what);
     case 'refused':
-      throw new AdminError(result.code === 'amount_mismatch' ? 422 : 409, result.code, result.message);
+      throw new AdminError(result.code, result.message);
   }
 }
 

@@ -44,7 +44,7 @@ export function upstreamWebhookRoutes(app: FastifyInstance, deps: { upstreamWebh
       async (request) => {
         const result = await deps.upstreamWebhooks.receive(raw.get(request) ?? Buffer.alloc(0), request.headers);
         if (result.kind === 'unverified') {
-          throw new AdminError(401, 'signature_invalid', 'Neither X-Signature nor X-Paywize-Signature verifies');
+          throw new AdminError('signature_invalid', 'Neither X-Signature nor X-Paywize-Signature verifies');
         }
         if (result.kind === 'invalid') throw AdminError.invalid(result.message);
         if (result.kind === 'refused') {
