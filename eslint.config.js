@@ -6,6 +6,8 @@ const SERVER_CLOCK = 'packages/server/src/clock.ts';
 const CLOCK_FILES = [SERVER_CLOCK, 'packages/sdk/src/clock.ts', 'packages/cli/src/clock.ts'];
 /** The server's storage layer: the only files with SQL. */
 const SERVER_STORE = 'packages/server/src/store/**';
+/** The server's composition root: builds the one clock (the system's, unless a test passes its own). */
+const COMPOSITION_ROOT = 'packages/server/src/server.ts';
 
 /** Text that opens a SQL statement (not a route key such as 'DELETE /console/api/session'). */
 const SQL_TEXT =
@@ -45,6 +47,18 @@ const SQL_OUTSIDE_STORE = [
     message:
       'SQL text lives in packages/server/src/store: a repository method named for the purpose (ARCHITECTURE.md).',
   })),
+];
+
+/**
+ * The system's clock outside the composition root: a class or function that defaults to it when no clock is passed
+ * reads the wall where a test moved its clock. Every one takes the clock it is handed, with no default.
+ */
+const CLOCK_DEFAULTS = [
+  {
+    selector: "Identifier[name='systemClock']",
+    message:
+      'Only server.ts (the composition root) chooses systemClock: take the clock as a parameter, with no default.',
+  },
 ];
 
 /** The contract document is not in the repository: no string names it (comments are checked by a test). */
@@ -103,10 +117,21 @@ export default tseslint.config(
     ignores: CLOCK_FILES,
     rules: { 'no-restricted-syntax': ['error', ...TIME_READS, ...CONTRACT_NAMES] },
   },
-  // All SQL is in the store (ARCHITECTURE.md, "Layers"): the server's other directories call its repositories.
+  // The server (ARCHITECTURE.md): all SQL is in the store, whose repositories the other directories call; the
+  // system's clock is chosen in the composition root only, and handed to everything else.
   {
     files: ['packages/server/src/**/*.{ts,js,mjs}'],
-    ignores: [...CLOCK_FILES, SERVER_STORE],
+    ignores: [...CLOCK_FILES, SERVER_STORE, COMPOSITION_ROOT],
+    rules: {
+      'no-restricted-syntax': ['error', ...TIME_READS, ...CONTRACT_NAMES, ...SQL_OUTSIDE_STORE, ...CLOCK_DEFAULTS],
+    },
+  },
+  {
+    files: [SERVER_STORE],
+    rules: { 'no-restricted-syntax': ['error', ...TIME_READS, ...CONTRACT_NAMES, ...CLOCK_DEFAULTS] },
+  },
+  {
+    files: [COMPOSITION_ROOT],
     rules: { 'no-restricted-syntax': ['error', ...TIME_READS, ...CONTRACT_NAMES, ...SQL_OUTSIDE_STORE] },
   },
   {

@@ -11,6 +11,7 @@ import { BankFileConnector } from '../packages/server/src/rails/bankfile/BankFil
 import { ConnectorRegistry } from '../packages/server/src/rails/ConnectorRegistry.ts';
 import { createServer } from '../packages/server/src/server.ts';
 import { BankNotifications } from '../packages/server/src/services/BankNotifications.ts';
+import { systemClock } from '../packages/server/src/clock.ts';
 import { PayoutLifecycle } from '../packages/server/src/services/PayoutLifecycle.ts';
 import { adminCall } from './benchMerchant.ts';
 import { freshStorage } from './benchServer.ts';
@@ -93,7 +94,7 @@ export async function benchBankFile(
     o.log(`${engine}: ${ids.length} payouts waiting`);
     const connector = new BankFileConnector(config.connectors.bankfile!);
     const registry = new ConnectorRegistry([connector], 'bankfile');
-    const lifecycle = new PayoutLifecycle(registry, new Metrics(), { refundDelayMs: 0 });
+    const lifecycle = new PayoutLifecycle(registry, new Metrics(), { refundDelayMs: 0, clock: systemClock });
     const quiet = {
       info() {},
       warn(obj: object, msg: string) {
@@ -107,6 +108,7 @@ export async function benchBankFile(
       connector.settings.debtor,
       { every: 86_400_000 },
       quiet,
+      systemClock,
     );
     const cut = await measured(() => cutoff.run(true));
     const { rows } = await server.db.query<{ msg_id: string; n: string; size: string }>(
@@ -135,11 +137,12 @@ ${entries}
     const inbox = new BankFileInbox(
       server.db,
       lifecycle,
-      new BankNotifications(server.db, lifecycle, () => Date.now()),
+      new BankNotifications(server.db, lifecycle, systemClock),
       null,
       connector.transport,
       86_400_000,
       quiet,
+      systemClock,
     );
     const applied = await measured(() => inbox.handle('CAMT054-BENCH.xml'));
     const done = await server.db.query<{ n: string }>(`SELECT count(*) AS n FROM payouts WHERE status = 'SUCCESS'`);

@@ -8,7 +8,10 @@
  */
 export type Clock = () => number;
 
-/** The system's clock: what the composition root uses unless a test gives it another. */
+/**
+ * The system's clock: what the composition root uses unless a test gives it another. Only server.ts names it in
+ * packages/server/src (eslint.config.js): everything else takes the clock it is handed, with no default.
+ */
 export const systemClock: Clock = () => Date.now();
 
 /** The clock's time as a Date. */

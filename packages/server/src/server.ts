@@ -209,7 +209,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     merchantCacheMs: config.merchantCacheMs,
     clock,
   });
-  const merchants = new MerchantService(db, (merchant) => tokens.merchantChanged(merchant), merchantRepository, clock);
+  const merchants = new MerchantService(db, clock, (merchant) => tokens.merchantChanged(merchant), merchantRepository);
   const callbackPolicy = new CallbackPolicy(config.webhookAllowPrivate, {
     dnsTimeoutMs: Math.min(config.webhookDnsTimeoutMs, config.webhookTimeoutMs),
   });

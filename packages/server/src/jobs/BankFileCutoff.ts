@@ -1,6 +1,6 @@
 import { ulidFactory } from '../domain/ulidFactory.ts';
 import type { Cutoffs } from '../bankFileConfig.ts';
-import { systemClock, type Clock } from '../clock.ts';
+import type { Clock } from '../clock.ts';
 import { IST_DAY_MS, istDay, istDayStartOf } from '../domain/istPeriod.ts';
 import { pain001FileName, writePain001, type Debtor } from '../rails/bankfile/pain001.ts';
 import type { BankFileTransport } from '../rails/bankfile/transport.ts';
@@ -56,7 +56,7 @@ export class BankFileCutoff {
     private readonly debtor: Debtor,
     private readonly cutoffs: Cutoffs,
     private readonly log: CutoffLog,
-    private readonly now: Clock = systemClock,
+    private readonly clock: Clock,
   ) {}
 
   start(): void {
@@ -72,7 +72,7 @@ export class BankFileCutoff {
       () => {
         void this.run(true).finally(() => this.schedule());
       },
-      msToNextCutoff(this.cutoffs, this.now()),
+      msToNextCutoff(this.cutoffs, this.clock()),
     );
     this.timer.unref?.();
   }
@@ -108,7 +108,7 @@ export class BankFileCutoff {
       if (!(await Repo.tryLockCutoff(tx))) return null;
       const payouts = await Repo.claimWaiting(tx, MAX_PAYOUTS_PER_FILE);
       if (payouts.length === 0) return null;
-      const at = new Date(this.now());
+      const at = new Date(this.clock());
       const msgId = newMsgId(at.getTime());
       const xml = writePain001({
         msgId,

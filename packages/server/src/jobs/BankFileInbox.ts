@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { systemClock, type Clock } from '../clock.ts';
+import type { Clock } from '../clock.ts';
 import { Camt054Reader, CAMT054_NAME, type Notification } from '../rails/bankfile/camt054.ts';
 import { readPain002, PAIN002_NAME, type StatusReport } from '../rails/bankfile/pain002.ts';
 import { isUsableName, type BankFileTransport } from '../rails/bankfile/transport.ts';
@@ -162,7 +162,7 @@ export class BankFileInbox {
     private readonly scanMs: number,
     private readonly log: CutoffLog,
     /** The composition root's clock (the lifecycle holds its own). */
-    readonly clock: Clock = systemClock,
+    readonly clock: Clock,
   ) {}
 
   start(): void {

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { systemClock } from '../clock.ts';
+import type { Clock } from '../clock.ts';
 import { DatabaseUnavailable } from '../domain/DatabaseUnavailable.ts';
 import type { Payout } from '../domain/Payout.ts';
 import { readOutcome, readSubmitAnswer } from '../domain/railAnswers.ts';
@@ -110,7 +110,7 @@ export class PayoutStepper {
     private readonly connectors: ConnectorRegistry,
     private readonly lifecycle: PayoutLifecycle,
     /** The time now (the composition root's clock). */
-    private readonly now: () => number = systemClock,
+    private readonly clock: Clock,
     /** Where each connector's answers are counted for the operator's view (optional in tests). */
     private readonly health?: ConnectorHealth,
     /**
@@ -192,7 +192,7 @@ export class PayoutStepper {
       return;
     }
     const since = claimed.railRetrySince;
-    if (since && rail.retryForMs !== undefined && this.now() - since.getTime() > rail.retryForMs) {
+    if (since && rail.retryForMs !== undefined && this.clock() - since.getTime() > rail.retryForMs) {
       // Refused for now for longer than the connector's retry period: the payout fails instead of trying again.
       const reason = `${claimed.railError ?? 'temporarily refused'} (gave up after ${Math.round(rail.retryForMs / 1000)} s of retries)`;
       await this.db.transaction(async (tx) => {
@@ -300,12 +300,12 @@ export class PayoutStepper {
    * the retry finds no job of ours and changes nothing.
    */
   private async recordHeld(record: () => Promise<void>): Promise<void> {
-    const until = this.now() + this.answerHoldMs;
+    const until = this.clock() + this.answerHoldMs;
     for (let wait = 100; ; wait = Math.min(wait * 2, 1000)) {
       try {
         return await record();
       } catch (err) {
-        if (!(err instanceof DatabaseUnavailable) || this.now() + wait > until) throw err;
+        if (!(err instanceof DatabaseUnavailable) || this.clock() + wait > until) throw err;
         await sleep(wait);
       }
     }
@@ -369,7 +369,7 @@ export class PayoutStepper {
           // A poll answer that names another transfer or amount than the one sent moves nothing: it is an exception
           // (docs/operator/exceptions.md), kept as the payout's rail_error, and the polling stops for the operator.
           const actor = this.lifecycle.railActor(current);
-          oneByOne.push(() => refuseUnmatched(tx, this.lifecycle, current, answer, source, actor, this.now()));
+          oneByOne.push(() => refuseUnmatched(tx, this.lifecycle, current, answer, source, actor, this.clock()));
           continue;
         }
         const decision = readOutcome(current.status, item.answer, {

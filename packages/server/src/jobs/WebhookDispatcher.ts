@@ -7,7 +7,7 @@ import {
   type WebhookEventWire,
 } from '@payrail/protocol';
 import type { Logger } from 'pino';
-import { systemClock, type Clock } from '../clock.ts';
+import type { Clock } from '../clock.ts';
 import { callbackUrlProblem } from '../domain/callbackUrl.ts';
 import { webhookSigningSecrets } from '../domain/webhookSigningSecrets.ts';
 import type { Merchant } from '../domain/Merchant.ts';
@@ -31,8 +31,8 @@ export interface DispatcherOptions {
   timeoutMs: number;
   /** The deployment's external base URL (PAYRAIL_PUBLIC_URL), named in the User-Agent so receivers know the sender. */
   publicUrl?: () => string;
-  /** The composition root's clock (attempt times, signature timestamps); default: the system's. */
-  clock?: Clock;
+  /** The composition root's clock (attempt times, signature timestamps). */
+  clock: Clock;
 }
 
 /** One attempt to record: the claim it was made under, what happened, and the delivery's next state. */
@@ -72,7 +72,7 @@ export class WebhookDispatcher {
     /** Opens the merchant's sealed keys and webhook secrets (the server passes the one built on its master key). */
     private readonly merchants = new MerchantRepository(),
   ) {
-    this.clock = options.clock ?? systemClock;
+    this.clock = options.clock;
     this.recorder = new GroupCommit((items) => this.recordAll(items));
   }
 

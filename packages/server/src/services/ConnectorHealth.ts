@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '../clock.ts';
+import type { Clock } from '../clock.ts';
 
 /** One connector's recent record, as this instance saw it. */
 export interface ConnectorRecord {
@@ -15,15 +15,15 @@ export interface ConnectorRecord {
 export class ConnectorHealth {
   private readonly records = new Map<string, ConnectorRecord>();
 
-  constructor(private readonly now: Clock = systemClock) {}
+  constructor(private readonly clock: Clock) {}
 
   succeeded(connector: string): void {
-    this.recordOf(connector).lastSuccessAt = new Date(this.now());
+    this.recordOf(connector).lastSuccessAt = new Date(this.clock());
   }
 
   failed(connector: string, why: string): void {
     const r = this.recordOf(connector);
-    r.lastFailureAt = new Date(this.now());
+    r.lastFailureAt = new Date(this.clock());
     r.lastFailure = why.slice(0, 255);
   }
 

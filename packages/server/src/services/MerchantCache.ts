@@ -7,7 +7,7 @@ export interface MerchantCacheOptions {
   /** The most merchants kept; the oldest entry goes first beyond it. */
   maxEntries?: number;
   /** The composition root's clock. */
-  now: Clock;
+  clock: Clock;
 }
 
 interface Entry {
@@ -27,20 +27,20 @@ export class MerchantCache {
   /** One database read per merchant at a time: concurrent requests of a merchant wait for the same read. */
   private readonly loading = new Map<string, Promise<Merchant | null>>();
   private readonly maxEntries: number;
-  private readonly now: Clock;
+  private readonly clock: Clock;
   /** Bumped by every `forget`: a read that started before it is not stored (it may hold the old row). */
   private generation = 0;
 
   constructor(private readonly options: MerchantCacheOptions) {
     this.maxEntries = options.maxEntries ?? 10_000;
-    this.now = options.now;
+    this.clock = options.clock;
   }
 
   /** The merchant from memory when read within the last `ttlMs`, otherwise from `load` (and kept). */
   async get(id: string, load: (id: string) => Promise<Merchant | null>): Promise<Merchant | null> {
     if (this.options.ttlMs <= 0) return load(id);
     const entry = this.entries.get(id);
-    if (entry && this.now() - entry.loadedAt < this.options.ttlMs) return entry.merchant;
+    if (entry && this.clock() - entry.loadedAt < this.options.ttlMs) return entry.merchant;
     const loading = this.loading.get(id);
     if (loading) return loading;
     const pending: Promise<Merchant | null> = this.read(id, load).finally(() => {
@@ -64,7 +64,7 @@ export class MerchantCache {
   private async read(id: string, load: (id: string) => Promise<Merchant | null>): Promise<Merchant | null> {
     const generation = this.generation;
     // The age counts from before the read: a row is never used longer than ttlMs after it was asked for.
-    const loadedAt = this.now();
+    const loadedAt = this.clock();
     const merchant = await load(id);
     if (generation === this.generation) {
       this.entries.delete(id);

@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '../clock.ts';
+import type { Clock } from '../clock.ts';
 import { generateCredentials, generateWebhookSecret } from '../domain/credentials.ts';
 import { newId } from '../domain/ids.ts';
 import type { Merchant, Wallet } from '../domain/Merchant.ts';
@@ -48,6 +48,8 @@ export interface RotatedWebhookSecret {
 export class MerchantService {
   constructor(
     private readonly db: Database,
+    /** The composition root's clock (identifiers are time-ordered). */
+    private readonly clock: Clock,
     /**
      * Told of every change made here (creation, rotation, status, limits, settings), so that the token service's
      * V1 index and merchant cache hold it at once on this instance.
@@ -55,8 +57,6 @@ export class MerchantService {
     private readonly onChanged: (merchant: Merchant) => void = () => undefined,
     /** Seals and opens secrets (the server passes the one built on its master key; default: plain). */
     private readonly repo = new MerchantRepository(),
-    /** The composition root's clock (identifiers are time-ordered). */
-    private readonly clock: Clock = systemClock,
   ) {}
 
   async create(name: string): Promise<CreatedMerchant> {

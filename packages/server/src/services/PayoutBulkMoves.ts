@@ -3,6 +3,7 @@ import { newId } from '../domain/ids.ts';
 import type { Payout } from '../domain/Payout.ts';
 import { toPayoutWire } from '../domain/Payout.ts';
 import { DEFAULT_STATUS_MESSAGE, payoutEventType, RETURN_TRANSITION } from '../domain/payoutStateMachine.ts';
+import type { Clock } from '../clock.ts';
 import type { Queryable } from '../store/Database.ts';
 import { JobRepository } from '../store/repositories/JobRepository.ts';
 import { LedgerRepository } from '../store/repositories/LedgerRepository.ts';
@@ -29,7 +30,7 @@ export interface BulkMove {
 export interface BulkMoveContext {
   nextStepDelayMs(payout: Payout): number | null;
   counted(to: PayoutStatus, n: number): void;
-  now(): number;
+  clock: Clock;
 }
 
 /**
@@ -92,7 +93,7 @@ export async function moveMany(
   });
   await UsageRepository.releaseMany(tx, [...released.values()]);
 
-  const now = ctx.now();
+  const now = ctx.clock();
   const events: Omit<NewDelivery, 'createdAt'>[] = [];
   moved.forEach((p, i) => {
     const type = payoutEventType((moves[i] as BulkMove).to);

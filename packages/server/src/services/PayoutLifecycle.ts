@@ -19,7 +19,7 @@ import { UsageRepository } from '../store/repositories/UsageRepository.ts';
 import { enqueueWebhook } from './WebhookOutbox.ts';
 import { batchItemFinal } from './BatchCompletion.ts';
 import { moveMany, type BulkMove } from './PayoutBulkMoves.ts';
-import { systemClock, type Clock } from '../clock.ts';
+import type { Clock } from '../clock.ts';
 
 export interface MoveOptions {
   message?: string;
@@ -37,8 +37,8 @@ export interface LifecycleOptions {
    * (docs/merchant/api-reference.md, "The sandbox": each arrow is one step); live mode refunds at once.
    */
   refundDelayMs: number;
-  /** The composition root's clock; default: the system's. */
-  clock?: Clock;
+  /** The composition root's clock. */
+  clock: Clock;
 }
 
 /** What became of a connector's answer. */
@@ -56,7 +56,7 @@ export class PayoutLifecycle {
     private readonly metrics: Metrics,
     private readonly options: LifecycleOptions,
   ) {
-    this.clock = options.clock ?? systemClock;
+    this.clock = options.clock;
   }
 
   private readonly clock: Clock;
@@ -117,7 +117,7 @@ export class PayoutLifecycle {
     return moveMany(tx, moves, actor, {
       nextStepDelayMs: (p) => this.nextStepDelayMs(p),
       counted: (to, n) => this.metrics.payoutTransitions.inc({ status: to }, n),
-      now: this.clock,
+      clock: this.clock,
     });
   }
 

@@ -132,7 +132,7 @@ export class TokenService {
       throttle,
       { perKey: options.failuresPerKey, perAddress: options.failuresPerAddress },
       index,
-      new MerchantCache({ ttlMs: options.merchantCacheMs ?? 1000, now: options.clock }),
+      new MerchantCache({ ttlMs: options.merchantCacheMs ?? 1000, clock: options.clock }),
       options.clock,
     );
   }

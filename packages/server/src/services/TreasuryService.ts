@@ -1,5 +1,5 @@
 import { formatPaise, PAYMENT_MODES } from '@payrail/protocol';
-import { systemClock, type Clock } from '../clock.ts';
+import type { Clock } from '../clock.ts';
 import type { ConnectorBalance } from '../rails/BankConnector.ts';
 import { ConnectorRegistry } from '../rails/ConnectorRegistry.ts';
 import type { Database } from '../store/Database.ts';
@@ -48,7 +48,7 @@ export class TreasuryService {
     private readonly db: Database,
     private readonly connectors: ConnectorRegistry,
     private readonly health: ConnectorHealth,
-    private readonly now: Clock = systemClock,
+    private readonly clock: Clock,
   ) {}
 
   /** Sets the connector gauges of /metrics from what `list` finds. */
@@ -83,10 +83,10 @@ export class TreasuryService {
 
   private async treasuryOf(name: string, read: () => Promise<ConnectorBalance>): Promise<TreasuryView | null> {
     let cached = this.balances.get(name);
-    if (!cached || this.now() - cached.at > BALANCE_MAX_AGE_MS) {
+    if (!cached || this.clock() - cached.at > BALANCE_MAX_AGE_MS) {
       try {
         const value = await read();
-        cached = { value, at: this.now() };
+        cached = { value, at: this.clock() };
         this.balances.set(name, cached);
         this.health.succeeded(name);
       } catch (err) {

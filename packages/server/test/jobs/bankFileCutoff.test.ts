@@ -8,6 +8,7 @@ import { BankFileConnector } from '../../src/rails/bankfile/BankFileConnector.ts
 import { readPain001 } from '../../src/rails/bankfile/pain001.ts';
 import { FolderTransport } from '../../src/rails/bankfile/transport.ts';
 import { ConnectorRegistry } from '../../src/rails/ConnectorRegistry.ts';
+import { systemClock } from '../../src/clock.ts';
 import { PayoutLifecycle } from '../../src/services/PayoutLifecycle.ts';
 import { BANKFILE_ENV } from '../support/bankFiles.ts';
 import { fundedMerchant, initiateOk, payoutRequest, SANDBOX } from '../support/payoutFixtures.ts';
@@ -31,8 +32,17 @@ describe.each(ENGINES)('the bank-file cut-off (%s)', (engine) => {
       const connector = new BankFileConnector(settings, new FolderTransport(dir));
       const lifecycle = new PayoutLifecycle(new ConnectorRegistry([connector], 'bankfile'), new Metrics(), {
         refundDelayMs: 0,
+        clock: systemClock,
       });
-      return new BankFileCutoff(t.db, lifecycle, connector.transport, settings.debtor, settings.cutoffs, quiet);
+      return new BankFileCutoff(
+        t.db,
+        lifecycle,
+        connector.transport,
+        settings.debtor,
+        settings.cutoffs,
+        quiet,
+        systemClock,
+      );
     });
   });
 

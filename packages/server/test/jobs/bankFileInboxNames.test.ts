@@ -70,6 +70,7 @@ describe.each(ENGINES)('an inbox file whose name is unusable (%s)', (engine) => 
     const connector = new BankFileConnector(t.config.connectors.bankfile!, transport);
     const lifecycle = new PayoutLifecycle(new ConnectorRegistry([connector], 'bankfile'), new Metrics(), {
       refundDelayMs: 60_000,
+      clock,
     });
     const inbox = new BankFileInbox(
       t.db,

@@ -55,8 +55,17 @@ describe.each(ENGINES)('a bank file applied set-based (%s)', (engine) => {
     const connector = new BankFileConnector(settings, new FolderTransport(dir));
     const lifecycle = new PayoutLifecycle(new ConnectorRegistry([connector], 'bankfile'), new Metrics(), {
       refundDelayMs: 60_000,
+      clock: systemClock,
     });
-    cutoff = new BankFileCutoff(t.db, lifecycle, connector.transport, settings.debtor, settings.cutoffs, quiet);
+    cutoff = new BankFileCutoff(
+      t.db,
+      lifecycle,
+      connector.transport,
+      settings.debtor,
+      settings.cutoffs,
+      quiet,
+      systemClock,
+    );
     inbox = new BankFileInbox(
       t.db,
       lifecycle,
@@ -65,6 +74,7 @@ describe.each(ENGINES)('a bank file applied set-based (%s)', (engine) => {
       connector.transport,
       86_400_000,
       quiet,
+      systemClock,
     );
     await connector.transport.prepare();
   });

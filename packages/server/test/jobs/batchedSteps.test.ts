@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
+import { systemClock } from '../../src/clock.ts';
 import { PayoutStepper } from '../../src/jobs/PayoutStepper.ts';
 import { postWebhook } from '../../src/jobs/postWebhook.ts';
 import { WebhookDispatcher } from '../../src/jobs/WebhookDispatcher.ts';
@@ -83,7 +84,10 @@ describe.each(ENGINES)('batched payout steps on %s', (engine) => {
   let t: TestServer;
   let f: Funded;
   const rail = new CountingRail();
-  const lifecycle = new PayoutLifecycle(new ConnectorRegistry([rail], rail.name), new Metrics(), { refundDelayMs: 0 });
+  const lifecycle = new PayoutLifecycle(new ConnectorRegistry([rail], rail.name), new Metrics(), {
+    refundDelayMs: 0,
+    clock: systemClock,
+  });
   const registry = new ConnectorRegistry([rail], rail.name);
   let receiver: WebhookReceiver;
 
@@ -98,7 +102,7 @@ describe.each(ENGINES)('batched payout steps on %s', (engine) => {
     await t?.close();
   });
 
-  const stepper = (db: Database = t.db) => new PayoutStepper(db, registry, lifecycle);
+  const stepper = (db: Database = t.db) => new PayoutStepper(db, registry, lifecycle, systemClock);
 
   async function payouts(n: number, account = SUCCEEDS, path = '/batched'): Promise<string[]> {
     const ids: string[] = [];
@@ -325,6 +329,7 @@ describe.each(ENGINES)('batched payout steps on %s', (engine) => {
     const dispatcher = new WebhookDispatcher(t.db, new CallbackPolicy(true), new Metrics(), createLogger('silent'), {
       retryScheduleMs: [0, 0, 0],
       timeoutMs: 5000,
+      clock: systemClock,
     });
     // Only this test's payouts are the worker's to step: the earlier tests' jobs are out of the way.
     await t.db.query(`UPDATE jobs SET run_at = now() + interval '1 hour' WHERE NOT subject_id = ANY($1::text[])`, [

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.ts';
 import { newId } from '../../src/domain/ids.ts';
 import { createLogger } from '../../src/logger.ts';
 import { WebhookDispatcher } from '../../src/jobs/WebhookDispatcher.ts';
@@ -34,11 +35,12 @@ describe.each(ENGINES)('lease ownership on %s', (engine) => {
     t = await dbs.fresh();
     db = t.db;
     await migrate(db);
-    merchantId = (await new MerchantService(db).create('Lease Test')).merchant.id;
+    merchantId = (await new MerchantService(db, systemClock).create('Lease Test')).merchant.id;
     receiver = await new WebhookReceiver().start();
     dispatcher = new WebhookDispatcher(db, new CallbackPolicy(true), new Metrics(), createLogger('silent'), {
       retryScheduleMs: [60_000],
       timeoutMs: 2000,
+      clock: systemClock,
     });
   });
   afterAll(async () => {

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { syncBuiltinESMExports } from 'node:module';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.ts';
 import { newId } from '../../src/domain/ids.ts';
 import { MAX_ANSWER_BYTES, postWebhook } from '../../src/jobs/postWebhook.ts';
 import { WebhookDispatcher } from '../../src/jobs/WebhookDispatcher.ts';
@@ -64,7 +65,7 @@ describe('webhook egress', () => {
   beforeAll(async () => {
     db = (await dbs.fresh()).db;
     await migrate(db);
-    merchantId = (await new MerchantService(db).create('Egress Test')).merchant.id;
+    merchantId = (await new MerchantService(db, systemClock).create('Egress Test')).merchant.id;
     receiver = await new WebhookReceiver().start();
   });
   afterEach(() => {
@@ -77,7 +78,11 @@ describe('webhook egress', () => {
   });
 
   const dispatcherWith = (policy: CallbackPolicy, timeoutMs: number) =>
-    new WebhookDispatcher(db, policy, new Metrics(), createLogger('silent'), { retryScheduleMs: [0, 0], timeoutMs });
+    new WebhookDispatcher(db, policy, new Metrics(), createLogger('silent'), {
+      retryScheduleMs: [0, 0],
+      timeoutMs,
+      clock: systemClock,
+    });
 
   async function enqueue(url: string): Promise<string> {
     const id = newId('event', Date.now());

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.ts';
 import { createLogger } from '../../src/logger.ts';
 import { WebhookDispatcher } from '../../src/jobs/WebhookDispatcher.ts';
 import { Worker } from '../../src/jobs/Worker.ts';
@@ -27,6 +28,7 @@ describe.each(ENGINES)('worker backlog on %s', (engine) => {
     dispatcher = new WebhookDispatcher(db, new CallbackPolicy(true), new Metrics(), createLogger('silent'), {
       retryScheduleMs: [60_000],
       timeoutMs: 2000,
+      clock: systemClock,
     });
   });
   afterAll(() => dbs.closeAll());

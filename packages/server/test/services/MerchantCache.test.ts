@@ -9,7 +9,7 @@ function setup(ttlMs: number, maxEntries?: number) {
   let now = 1_000_000;
   const rows = new Map<string, Merchant>();
   let reads = 0;
-  const cache = new MerchantCache({ ttlMs, maxEntries, now: () => now });
+  const cache = new MerchantCache({ ttlMs, maxEntries, clock: () => now });
   const load = async (id: string) => {
     reads += 1;
     return rows.get(id) ?? null;

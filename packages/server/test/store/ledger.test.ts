@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.ts';
 import { newId } from '../../src/domain/ids.ts';
 import { MerchantService } from '../../src/services/MerchantService.ts';
 import type { Database } from '../../src/store/Database.ts';
@@ -22,7 +23,7 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
     t = await dbs.fresh();
     db = t.db;
     await migrate(db);
-    merchants = new MerchantService(db);
+    merchants = new MerchantService(db, systemClock);
   });
   afterAll(() => dbs.closeAll());
 

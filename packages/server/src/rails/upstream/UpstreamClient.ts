@@ -1,5 +1,5 @@
 import { decryptJsonObject, encryptJson, type Scheme } from '@payrail/protocol';
-import { systemClock, type Clock } from '../../clock.ts';
+import type { Clock } from '../../clock.ts';
 import type { UpstreamSettings } from '../../connectorConfig.ts';
 
 /** What the upstream answered on a merchant route: its code and message, and `data` decrypted when present. */
@@ -43,7 +43,7 @@ export class UpstreamClient {
 
   constructor(
     private readonly settings: UpstreamSettings,
-    private readonly now: Clock = systemClock,
+    private readonly clock: Clock,
   ) {}
 
   get scheme(): Scheme {
@@ -77,7 +77,7 @@ export class UpstreamClient {
   }
 
   private currentToken(): Promise<string> {
-    if (this.token && this.token.expiresAt - TOKEN_MARGIN_MS > this.now()) return Promise.resolve(this.token.value);
+    if (this.token && this.token.expiresAt - TOKEN_MARGIN_MS > this.clock()) return Promise.resolve(this.token.value);
     // One token request at a time: concurrent submissions share it.
     this.pendingToken ??= this.fetchToken().finally(() => {
       this.pendingToken = null;
@@ -105,7 +105,7 @@ export class UpstreamClient {
       throw new UpstreamUnreachable('the upstream token answer carries no token', false);
     }
     const seconds = typeof json.expiresIn === 'number' && json.expiresIn > 0 ? json.expiresIn : 300;
-    this.token = { value: token, expiresAt: this.now() + seconds * 1000 };
+    this.token = { value: token, expiresAt: this.clock() + seconds * 1000 };
     return token;
   }
 

@@ -1,5 +1,5 @@
 import { CollectionCodes, formatPaise, parseRupees, withMessage, type CodeDef } from '@payrail/protocol';
-import { systemClock, type Clock } from '../../clock.ts';
+import type { Clock } from '../../clock.ts';
 import type { UpstreamSettings } from '../../connectorConfig.ts';
 import type { Collection } from '../../domain/Collection.ts';
 import { RequestRejected } from '../../domain/RequestRejected.ts';
@@ -58,7 +58,7 @@ export class UpstreamCollections {
     private readonly settings: UpstreamSettings,
     /** PAYRAIL_PUBLIC_URL (or the listen address): the upstream's webhooks come back to it. */
     private readonly publicUrl: () => string | undefined,
-    private readonly now: Clock = systemClock,
+    private readonly clock: Clock,
   ) {}
 
   /** The collection state machine that applies the upstream's outcomes (built after this object). */
@@ -140,7 +140,7 @@ export class UpstreamCollections {
       await JobRepository.complete(this.db, job);
       return;
     }
-    const age = this.now() - c.createdAt.getTime();
+    const age = this.clock() - c.createdAt.getTime();
     if (!c.upstream && age < this.creationWindowMs) {
       await JobRepository.schedule(this.db, UPSTREAM_COLLECTION_JOB, c.id, this.creationWindowMs - age);
       return;
@@ -161,7 +161,7 @@ export class UpstreamCollections {
       await JobRepository.complete(this.db, job);
       return;
     }
-    if (after.status === 'INITIATED' && this.now() > after.expiresAt.getTime() + UPSTREAM_EXPIRY_GRACE_MS) {
+    if (after.status === 'INITIATED' && this.clock() > after.expiresAt.getTime() + UPSTREAM_EXPIRY_GRACE_MS) {
       await this.fail(c.id, 'Collection request expired before payment (the upstream reported no payment)');
       await JobRepository.complete(this.db, job);
       return;

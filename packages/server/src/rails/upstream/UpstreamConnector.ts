@@ -1,5 +1,5 @@
 import { formatPaise, parseRupees } from '@payrail/protocol';
-import { systemClock, type Clock } from '../../clock.ts';
+import type { Clock } from '../../clock.ts';
 import type { UpstreamSettings } from '../../connectorConfig.ts';
 import type {
   BankConnector,
@@ -43,10 +43,10 @@ export class UpstreamConnector implements BankConnector {
     private readonly settings: UpstreamSettings,
     /** PAYRAIL_PUBLIC_URL (or the listen address): the upstream's webhooks come back to it. */
     private readonly publicUrl: () => string | undefined = () => undefined,
-    private readonly now: Clock = systemClock,
+    private readonly clock: Clock,
   ) {
     this.retryForMs = settings.retryForMs;
-    this.client = new UpstreamClient(settings, now);
+    this.client = new UpstreamClient(settings, clock);
   }
 
   /** The upstream does not verify accounts for Payrail: initiation's own checks stand. */
@@ -101,7 +101,7 @@ export class UpstreamConnector implements BankConnector {
     );
     const balance = answer.code === 2000 ? parseRupees(answer.data?.balance) : null;
     if (balance === null) throw new Error(`upstream balance ${answer.code}: ${answer.message || 'no balance'}`);
-    return { balance, readAt: new Date(this.now()) };
+    return { balance, readAt: new Date(this.clock()) };
   }
 
   /** The initiation plaintext: nested beneficiary in V2, flat in V1 (the shapes each scheme's integrations send). */

@@ -353,9 +353,19 @@ describe.each(ENGINES)('the inbox reading a camt.054 as it streams (%s)', (engin
     const connector = new BankFileConnector(t.config.connectors.bankfile!, new FolderTransport(dir));
     const lifecycle = new PayoutLifecycle(new ConnectorRegistry([connector], 'bankfile'), new Metrics(), {
       refundDelayMs: 60_000,
+      clock: systemClock,
     });
     const notifications = new BankNotifications(t.db, lifecycle, systemClock);
-    inbox = new BankFileInbox(t.db, lifecycle, notifications, null, connector.transport, 86_400_000, quiet);
+    inbox = new BankFileInbox(
+      t.db,
+      lifecycle,
+      notifications,
+      null,
+      connector.transport,
+      86_400_000,
+      quiet,
+      systemClock,
+    );
     await connector.transport.prepare();
   });
 
