@@ -185,7 +185,7 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
       );
       await run(
         fc.asyncProperty(fc.record({ payload }, { requiredKeys: [] }), header, async (body, apiKey) => {
-          await probe('token', `V1 token ${JSON.stringify(body).slice(0, 200)} key=${apiKey}`, () =>
+          await probe('token', `V1 token ${String(JSON.stringify(body)).slice(0, 200)} key=${apiKey}`, () =>
             post('/v1/auth/clients/token', body, apiKey === undefined ? {} : { 'x-api-key': apiKey }),
           );
         }),
@@ -235,7 +235,7 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
           );
           await run(
             fc.asyncProperty(request, async (body) => {
-              await probe('payout', `initiate ${scheme} ${shape} ${JSON.stringify(body).slice(0, 120)}`, () =>
+              await probe('payout', `initiate ${scheme} ${shape} ${String(JSON.stringify(body)).slice(0, 120)}`, () =>
                 post('/payout/v1/initiate', body, party.client.auth()),
               );
             }),
@@ -297,8 +297,10 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
         );
         await run(
           fc.asyncProperty(request, async (body) => {
-            await probe('collection', `collection initiate ${scheme} ${JSON.stringify(body).slice(0, 120)}`, () =>
-              post('/collection/v1/initiate', body, party.client.auth()),
+            await probe(
+              'collection',
+              `collection initiate ${scheme} ${String(JSON.stringify(body)).slice(0, 120)}`,
+              () => post('/collection/v1/initiate', body, party.client.auth()),
             );
           }),
         );
@@ -537,7 +539,7 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
           if (body === undefined)
             await probe('admin', `GET merchant ${id}`, () => call('GET', `/admin/v1/merchants/${id}`));
           else
-            await probe('admin', `PATCH ${id} ${JSON.stringify(body).slice(0, 150)}`, () =>
+            await probe('admin', `PATCH ${id} ${String(JSON.stringify(body)).slice(0, 150)}`, () =>
               call('PATCH', `/admin/v1/merchants/${id}`, body),
             );
         }),
@@ -554,7 +556,7 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
           if (createWallet)
             await probe('admin', `wallet create ${mid}`, () => call('POST', `/admin/v1/merchants/${mid}/wallets`));
           else
-            await probe('admin', `credit ${wid} ${JSON.stringify(body).slice(0, 150)}`, () =>
+            await probe('admin', `credit ${wid} ${String(JSON.stringify(body)).slice(0, 150)}`, () =>
               call('POST', `/admin/v1/wallets/${wid}/credits`, body),
             );
         }),
@@ -575,7 +577,7 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
             if (body === undefined)
               await probe('admin', `GET payouts${query}`, () => call('GET', `/admin/v1/payouts${query}`));
             else
-              await probe('admin', `resolve ${id} ${JSON.stringify(body).slice(0, 150)}`, () =>
+              await probe('admin', `resolve ${id} ${String(JSON.stringify(body)).slice(0, 150)}`, () =>
                 call('POST', `/admin/v1/payouts/${id}/resolve`, body),
               );
           },
@@ -594,7 +596,7 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
       );
       await run(
         fc.asyncProperty(fc.oneof(fc.constantFrom(...txnIds), hostileSegment), resolveBody, async (id, body) => {
-          await probe('admin', `collection resolve ${id} ${JSON.stringify(body).slice(0, 150)}`, () =>
+          await probe('admin', `collection resolve ${id} ${String(JSON.stringify(body)).slice(0, 150)}`, () =>
             call('POST', `/admin/v1/collections/${id}/resolve`, body),
           );
         }),
