@@ -1,4 +1,4 @@
-import type { Config } from './config.ts';
+import type { Config } from './configShape.ts';
 import { ConfigError } from './configError.ts';
 import { loadConnectorSettings } from './connectorConfig.ts';
 import { loadRedisSentinel, SENTINEL_DEFAULT_NAME } from './redisConfig.ts';
