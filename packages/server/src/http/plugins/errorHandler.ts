@@ -1,18 +1,10 @@
-import { Common, encryptJson, envelope, type CodeDef, type OperatorCode } from '@payrail/protocol';
+import { Common, type CodeDef, type OperatorCode } from '@payrail/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RequestRejected } from '../../domain/RequestRejected.ts';
 import { DatabaseUnavailable } from '../../domain/DatabaseUnavailable.ts';
 import { RequestThrottled } from '../../domain/RequestThrottled.ts';
 import { AdminError, sendAdminError } from '../AdminError.ts';
-
-/** Sends a merchant envelope; `data` (a plaintext object) is encrypted with the session's scheme and keys. */
-export function sendEnvelope(request: FastifyRequest, reply: FastifyReply, def: CodeDef, data?: unknown) {
-  const style = request.routeOptions.config.errorStyle === 'payout' ? 'payout' : 'collection';
-  const session = request.session;
-  const encrypted =
-    data === undefined || session === null ? undefined : encryptJson(data, session.scheme, session.merchant);
-  return reply.code(def.http).send(envelope(style, def, encrypted));
-}
+import { sendEnvelope } from '../sendEnvelope.ts';
 
 function clientErrorDef(request: FastifyRequest, error: FastifyError): CodeDef {
   const config = request.routeOptions.config;

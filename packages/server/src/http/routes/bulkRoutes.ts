@@ -12,7 +12,7 @@ import { RequestRejected } from '../../domain/RequestRejected.ts';
 import type { BeneficiaryVerificationService } from '../../services/BeneficiaryVerificationService.ts';
 import { decodeItemCursor, type BulkPayoutService } from '../../services/BulkPayoutService.ts';
 import type { Session, TokenService } from '../../services/TokenService.ts';
-import { sendEnvelope } from '../plugins/errorHandler.ts';
+import { sendEnvelope } from '../sendEnvelope.ts';
 import { requireMerchant } from '../plugins/merchantAuth.ts';
 import { present } from '../queryParams.ts';
 import type { StatusRateLimit } from '../StatusRateLimit.ts';

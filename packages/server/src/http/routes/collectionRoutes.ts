@@ -10,7 +10,7 @@ import QRCode from 'qrcode';
 import { RequestRejected } from '../../domain/RequestRejected.ts';
 import type { MerchantCollectionService } from '../../services/MerchantCollectionService.ts';
 import type { Session, TokenService } from '../../services/TokenService.ts';
-import { sendEnvelope } from '../plugins/errorHandler.ts';
+import { sendEnvelope } from '../sendEnvelope.ts';
 import { requireMerchant, resolveSession } from '../plugins/merchantAuth.ts';
 import type { StatusRateLimit } from '../StatusRateLimit.ts';
 import { bearerSecurity } from './merchantSchemas.ts';

@@ -13,7 +13,7 @@ import { toPayoutWire } from '../../domain/Payout.ts';
 import { RequestRejected } from '../../domain/RequestRejected.ts';
 import type { PayoutService } from '../../services/PayoutService.ts';
 import type { Session, TokenService } from '../../services/TokenService.ts';
-import { sendEnvelope } from '../plugins/errorHandler.ts';
+import { sendEnvelope } from '../sendEnvelope.ts';
 import { present } from '../queryParams.ts';
 import { requireMerchant } from '../plugins/merchantAuth.ts';
 import type { StatusRateLimit } from '../StatusRateLimit.ts';

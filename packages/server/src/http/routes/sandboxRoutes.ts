@@ -8,7 +8,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { CollectionSimulator } from '../../services/CollectionSimulator.ts';
 import type { Session, TokenService } from '../../services/TokenService.ts';
-import { sendEnvelope } from '../plugins/errorHandler.ts';
+import { sendEnvelope } from '../sendEnvelope.ts';
 import { requireMerchant } from '../plugins/merchantAuth.ts';
 import { bearerSecurity } from './merchantSchemas.ts';
 
