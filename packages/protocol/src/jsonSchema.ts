@@ -1,6 +1,7 @@
 /**
  * The TypeScript type of a JSON Schema written `as const`: enough of JSON Schema for the wire schemas of this
- * package (type, type arrays, const, enum, properties, required, additionalProperties, items, anyOf, oneOf).
+ * package (type, type arrays, const, enum, properties, required, additionalProperties, propertyNames given as an
+ * enum, items, anyOf, oneOf).
  * It is the one link between a schema and the types written against it: the server's handlers, the SDK's types
  * and the drift tests read the wire through it instead of a second, hand-written description.
  */
@@ -38,10 +39,15 @@ export type FromSchema<S> = S extends { const: infer C }
 
 type RequiredKeys<S> = S extends { required: readonly (infer R)[] } ? R : never;
 
+/** An object of `V`s keyed by any name, or by the names its `propertyNames` enumerates (each one optional). */
+type Keyed<S, V> = S extends { propertyNames: { enum: readonly (infer N extends string)[] } }
+  ? Partial<Record<N, V>>
+  : Record<string, V>;
+
 type Extra<S> = S extends { additionalProperties: true }
-  ? Record<string, unknown>
+  ? Keyed<S, unknown>
   : S extends { additionalProperties: infer A extends object }
-    ? Record<string, FromSchema<A>>
+    ? Keyed<S, FromSchema<A>>
     : unknown;
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
@@ -53,8 +59,8 @@ type ObjectOf<S> = S extends { properties: infer P }
       } & Extra<S>
     >
   : S extends { additionalProperties: infer A extends object }
-    ? Record<string, FromSchema<A>>
-    : Record<string, unknown>;
+    ? Keyed<S, FromSchema<A>>
+    : Keyed<S, unknown>;
 
 /** Every key of `T` (a wire type) is a key of `U`, and the other way round: a compile-time tie of two shapes. */
 export type SameKeys<T, U> = [Exclude<keyof T, keyof U>, Exclude<keyof U, keyof T>] extends [never, never]

@@ -1,201 +1,84 @@
-/** Decrypted `data` shapes and plaintext requests of the merchant API, exactly as they cross the wire. */
+/**
+ * Decrypted `data` shapes and plaintext requests of the merchant API, exactly as they cross the wire. Each is the
+ * type of its JSON Schema (wireSchemas.ts, through FromSchema), so the fields are written once: a field added to,
+ * renamed in or made optional in a schema changes its type here and every file that builds or reads it.
+ *
+ * Four types say more than their schema can (each said below, and tied to its schema in schemas/wireTies.ts):
+ * PayoutInitiateRequestWire and CollectionInitiateRequestWire take wider values than the schema documents,
+ * BulkRequestWire's items are the `$ref` its schema names, and BulkStatusWire always carries the page its schema
+ * leaves optional for the webhook.
+ */
+import type { FromSchema } from './jsonSchema.ts';
+import type { WIRE_SCHEMAS } from './wireSchemas.ts';
 
-export const PAYOUT_STATUSES = ['INITIATED', 'PROCESSING', 'PENDING', 'SUCCESS', 'FAILED', 'REFUNDED'] as const;
-export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+export * from './wireVocabulary.ts';
 
-export const PAYMENT_MODES = ['IMPS', 'NEFT', 'RTGS'] as const;
-export type PaymentMode = (typeof PAYMENT_MODES)[number];
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
-export const COLLECTION_STATUSES = ['INITIATED', 'PENDING', 'SUCCESS', 'FAILED'] as const;
-export type CollectionStatus = (typeof COLLECTION_STATUSES)[number];
+/** The type of a plaintext's JSON Schema. */
+type Of<K extends keyof typeof WIRE_SCHEMAS> = FromSchema<(typeof WIRE_SCHEMAS)[K]>;
 
-/** INTENT: the payer opens a upi:// link (or scans its QR); COLLECT: a request is sent to the payer's app. */
-export const COLLECTION_TXN_TYPES = ['INTENT', 'COLLECT'] as const;
-export type CollectionTxnType = (typeof COLLECTION_TXN_TYPES)[number];
+/** `T` with the types of some of its fields replaced (each key of `W` must be one of `T`'s). */
+type With<T, W extends { [K in keyof W]: K extends keyof T ? unknown : never }> = Simplify<Omit<T, keyof W> & W>;
 
-export interface PayoutTransactionWire {
-  transaction_id: string;
-  sender_id: string;
-  wallet_id: string;
-  amount: string;
-  payment_mode: PaymentMode;
-  remarks: string;
-  status: PayoutStatus;
-  status_message: string;
-  utr_number: string;
-  callback_url: string;
-  beneficiary: {
-    beneficiary_name: string;
-    beneficiary_acc_number: string;
-    beneficiary_ifsc: string;
-    bank_name: string;
-  };
-  timestamps: { created_at: string; updated_at: string };
-}
+export type PayoutTransactionWire = Of<'PayoutTransaction'>;
 
-export interface BalanceWire {
-  wallet_id: string;
-  balance: string;
-  /** Same value as `balance`: the name existing integrations read. */
-  available_balance: string;
-  on_hold: string;
-  currency: 'INR';
-  updated_at: string;
-}
+export type BalanceWire = Of<'Balance'>;
 
-export interface CollectionTransactionWire {
-  senderId: string;
-  txnId: string;
-  walletId: string;
-  requestAmount: string;
-  paymentMode: string;
-  payerVpa: string;
-  /** Payee address the payment goes to. */
-  vpa: string;
-  txnType: CollectionTxnType;
-  /** Free text of the merchant (at most 20 characters), echoed. */
-  channel: string;
-  utr: string;
-  remarks: string;
-  status: CollectionStatus;
-  statusMessage: string;
-  expiresAt: string;
-  createdAt: string;
-  updatedAt: string;
-  /** Payrail's hosted payment page of this collection (unguessable link). */
-  paymentUrl: string;
-  intentUrl?: string;
-}
+export type CollectionTransactionWire = Of<'CollectionTransaction'>;
 
 /** Plaintext of POST /collection/v1/status: exactly one of the two. */
-export interface CollectionStatusRequestWire {
-  txnId?: string;
-  senderId?: string;
-}
+export type CollectionStatusRequestWire = Of<'CollectionStatusRequest'>;
 
-/** Plaintext of a payout initiation, nested shape (flat shape carries the beneficiary fields at top level). */
-export interface PayoutInitiateRequestWire {
-  sender_id: string;
-  wallet_id: string;
-  payment_mode: string;
-  amount: string | number;
-  beneficiary?: { beneficiary_name: string; beneficiary_acc_number: string; beneficiary_ifsc: string };
-  beneficiary_name?: string;
-  beneficiary_acc_number?: string;
-  beneficiary_ifsc?: string;
-  remarks?: string;
-  callback_url?: string;
-}
+type PayoutInitiateSchema = Of<'PayoutInitiateRequest'>;
 
-export interface CollectionInitiateRequestWire {
-  senderId: string;
-  /** Decimal text with two fraction digits (a JSON number is accepted too). */
-  requestAmount?: string | number;
-  /** Alias of `requestAmount`; when both are given they must be equal. */
-  amount?: string | number;
-  /** Payee address (default: the merchant's configured one). */
-  vpa?: string;
-  txnType?: CollectionTxnType;
-  channel?: string;
-  remarks?: string;
-  walletId?: string;
-  callbackUrl?: string;
-  payerVpa?: string;
-}
+/**
+ * Plaintext of a payout initiation, nested shape; the flat shape carries the beneficiary fields at top level (the
+ * schema shows the nested one only). `payment_mode` is any text: the server answers one it does not know with a
+ * code, not a schema error.
+ */
+export type PayoutInitiateRequestWire = Simplify<
+  With<PayoutInitiateSchema, { payment_mode: string }> & Partial<NonNullable<PayoutInitiateSchema['beneficiary']>>
+>;
 
-export const WEBHOOK_EVENT_TYPES = [
-  'payout.processing',
-  'payout.pending',
-  'payout.success',
-  'payout.failed',
-  'payout.refunded',
-  'collection.pending',
-  'collection.success',
-  'collection.failed',
-  'payout.batch.completed',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/**
+ * Plaintext of POST /collection/v1/initiate. `requestAmount` (and its alias `amount`: when both are given they must
+ * be equal) is decimal text with two fraction digits, as the schema documents; a JSON number is accepted too.
+ */
+export type CollectionInitiateRequestWire = With<
+  Of<'CollectionInitiateRequest'>,
+  { requestAmount?: string | number; amount?: string | number }
+>;
 
 /** Body of a webhook delivery; `data` is the transaction object encrypted with the transaction's scheme. */
-export interface WebhookEventWire {
-  id: string;
-  type: WebhookEventType;
-  created_at: string;
-  data: string;
-}
+export type WebhookEventWire = Of<'WebhookEvent'>;
 
-/** Plaintext of `payload` of POST /payout/v1/bulk (docs/merchant/bulk-and-verification.md). */
-export interface BulkRequestWire {
-  batch_id: string;
-  items: PayoutInitiateRequestWire[];
-  dry_run?: boolean;
-  atomic?: boolean;
-  callback_url?: string;
-}
-
-/** One item's verdict: 2000 with the payout it created, or the code a single initiation would have got. */
-export interface BulkItemVerdictWire {
-  index: number;
-  sender_id: string;
-  resp_code: number;
-  resp_message: string;
-  transaction_id?: string;
-  status?: PayoutStatus;
-}
-
-export interface BulkSummaryWire {
-  accepted: number;
-  refused: number;
-  /** Sum of the accepted items' amounts, rupees with two decimals. */
-  amount_accepted: string;
-}
+/**
+ * Plaintext of `payload` of POST /payout/v1/bulk (docs/merchant/bulk-and-verification.md); each item is a payout
+ * initiation's plaintext (the schema's `$ref`, which FromSchema does not follow).
+ */
+export type BulkRequestWire = With<Of<'BulkPayoutRequest'>, { items: PayoutInitiateRequestWire[] }>;
 
 /** Decrypted `data` of POST /payout/v1/bulk (also of its 4018 and 4009 answers). */
-export interface BulkResultWire {
-  batch_id: string;
-  dry_run: boolean;
-  atomic: boolean;
-  summary: BulkSummaryWire;
-  items: BulkItemVerdictWire[];
-}
+export type BulkResultWire = Of<'BulkPayoutResult'>;
 
-/** Decrypted `data` of GET /payout/v1/bulk/status: the summary by status and one page of items. */
-export interface BulkStatusWire {
-  batch_id: string;
-  atomic: boolean;
-  created_at: string;
-  /** When every accepted item became final (SUCCESS or REFUNDED); null until then. */
-  completed_at: string | null;
-  summary: BulkSummaryWire & { items: number; by_status: Partial<Record<PayoutStatus, number>> };
-  items: (BulkItemVerdictWire & { utr_number?: string; status_message?: string })[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
+/** One item's verdict: 2000 with the payout it created, or the code a single initiation would have got. */
+export type BulkItemVerdictWire = BulkResultWire['items'][number];
+
+export type BulkSummaryWire = BulkResultWire['summary'];
+
+type BulkStatusSchema = Of<'BulkPayoutStatus'>;
+
+/**
+ * Decrypted `data` of GET /payout/v1/bulk/status: the summary by status and one page of items. The schema is also
+ * the `data` of payout.batch.completed, which has no page: the route's answer always has one.
+ */
+export type BulkStatusWire = Simplify<
+  BulkStatusSchema & Required<Pick<BulkStatusSchema, 'items' | 'has_more' | 'next_cursor'>>
+>;
 
 /** Plaintext of `payload` of POST /payout/v1/beneficiary/verify (docs/merchant/bulk-and-verification.md). */
-export interface BeneficiaryVerifyRequestWire {
-  beneficiary_name: string;
-  beneficiary_acc_number: string;
-  beneficiary_ifsc: string;
-}
-
-export const NAME_MATCH_RESULTS = [
-  'EXACT_MATCH',
-  'GOOD_PARTIAL_MATCH',
-  'MODERATE_PARTIAL_MATCH',
-  'POOR_PARTIAL_MATCH',
-  'NO_MATCH',
-] as const;
-export type NameMatchResult = (typeof NAME_MATCH_RESULTS)[number];
+export type BeneficiaryVerifyRequestWire = Of<'BeneficiaryVerifyRequest'>;
 
 /** Decrypted `data` of POST /payout/v1/beneficiary/verify. */
-export interface BeneficiaryVerificationWire {
-  verification_id: string;
-  account_status: 'VALID' | 'INVALID';
-  name_at_bank: string;
-  name_match_score: number;
-  name_match_result: NameMatchResult;
-  bank_name: string;
-  utr: string;
-  created_at: string;
-}
+export type BeneficiaryVerificationWire = Of<'BeneficiaryVerification'>;

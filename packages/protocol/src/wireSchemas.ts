@@ -5,11 +5,13 @@ import {
   PAYMENT_MODES,
   PAYOUT_STATUSES,
   WEBHOOK_EVENT_TYPES,
-} from './wire.ts';
+} from './wireVocabulary.ts';
 
 /**
  * JSON Schemas (2020-12, as OpenAPI 3.1 uses) of the decrypted plaintexts: what goes inside an encrypted
- * `payload` and comes out of an encrypted `data`. The server publishes them in its OpenAPI document.
+ * `payload` and comes out of an encrypted `data`. The server publishes them in its OpenAPI document, and the wire
+ * types (wire.ts) are made of them (FromSchema): a field's name, type and whether it is always there are written
+ * here only.
  */
 const amountText = { type: 'string', pattern: '^[0-9]+\\.[0-9]{2}$', examples: ['100.00'] } as const;
 const isoTime = { type: 'string', format: 'date-time', examples: ['2026-11-22T10:15:30.123Z'] } as const;
@@ -84,6 +86,20 @@ export const WIRE_SCHEMAS = {
     $id: 'PayoutTransaction',
     type: 'object',
     description: 'Decrypted `data` of payout initiation and status, and of payout.* webhooks.',
+    required: [
+      'transaction_id',
+      'sender_id',
+      'wallet_id',
+      'amount',
+      'payment_mode',
+      'remarks',
+      'status',
+      'status_message',
+      'utr_number',
+      'callback_url',
+      'beneficiary',
+      'timestamps',
+    ],
     properties: {
       transaction_id: { type: 'string', pattern: '^PT[0-9A-HJKMNP-TV-Z]{26}$' },
       sender_id: { type: 'string' },
@@ -97,6 +113,7 @@ export const WIRE_SCHEMAS = {
       callback_url: { type: 'string' },
       beneficiary: {
         type: 'object',
+        required: ['beneficiary_name', 'beneficiary_acc_number', 'beneficiary_ifsc', 'bank_name'],
         properties: {
           beneficiary_name: { type: 'string' },
           beneficiary_acc_number: { type: 'string' },
@@ -104,7 +121,11 @@ export const WIRE_SCHEMAS = {
           bank_name: { type: 'string' },
         },
       },
-      timestamps: { type: 'object', properties: { created_at: isoTime, updated_at: isoTime } },
+      timestamps: {
+        type: 'object',
+        required: ['created_at', 'updated_at'],
+        properties: { created_at: isoTime, updated_at: isoTime },
+      },
     },
   },
   Balance: {
@@ -112,10 +133,14 @@ export const WIRE_SCHEMAS = {
     type: 'object',
     description:
       'Decrypted `data` of GET /payout/v1/balance. `balance` (and its alias `available_balance`) is spendable now; `on_hold` is the sum of payouts not yet final.',
+    required: ['wallet_id', 'balance', 'available_balance', 'on_hold', 'currency', 'updated_at'],
     properties: {
       wallet_id: { type: 'string' },
       balance: amountText,
-      available_balance: { ...amountText, description: 'Same value as `balance`' },
+      available_balance: {
+        ...amountText,
+        description: 'Same value as `balance`: the name existing integrations read',
+      },
       on_hold: amountText,
       currency: { type: 'string', const: 'INR' },
       updated_at: isoTime,
@@ -180,6 +205,25 @@ export const WIRE_SCHEMAS = {
     type: 'object',
     description:
       'Decrypted `data` of collection status, creation (plus intentUrl), simulation and collection.* webhooks. Every one carries paymentUrl.',
+    required: [
+      'senderId',
+      'txnId',
+      'walletId',
+      'requestAmount',
+      'paymentMode',
+      'payerVpa',
+      'vpa',
+      'txnType',
+      'channel',
+      'utr',
+      'remarks',
+      'status',
+      'statusMessage',
+      'expiresAt',
+      'createdAt',
+      'updatedAt',
+      'paymentUrl',
+    ],
     properties: {
       senderId: { type: 'string' },
       txnId: { type: 'string', pattern: '^CT[0-9A-HJKMNP-TV-Z]{26}$' },
@@ -229,13 +273,19 @@ export const WIRE_SCHEMAS = {
     type: 'object',
     description:
       'Decrypted `data` of POST /payout/v1/bulk (2000, 4018, and 4009 where it is the existing batch). One verdict per item, in order: resp_code 2000 with transaction_id and status when initiated, else the code a single initiation would have got. In a dry run or a 4018 answer nothing was recorded: passing items carry 2000 and no transaction_id.',
+    required: ['batch_id', 'dry_run', 'atomic', 'summary', 'items'],
     properties: {
       batch_id: { type: 'string' },
       dry_run: { type: 'boolean' },
       atomic: { type: 'boolean' },
       summary: {
         type: 'object',
-        properties: { accepted: { type: 'integer' }, refused: { type: 'integer' }, amount_accepted: amountText },
+        required: ['accepted', 'refused', 'amount_accepted'],
+        properties: {
+          accepted: { type: 'integer' },
+          refused: { type: 'integer' },
+          amount_accepted: { ...amountText, description: "Sum of the accepted items' amounts" },
+        },
       },
       items: {
         type: 'array',
@@ -258,26 +308,37 @@ export const WIRE_SCHEMAS = {
     $id: 'BulkPayoutStatus',
     type: 'object',
     description:
-      "Decrypted `data` of GET /payout/v1/bulk/status: the batch summary with its payouts counted by status, and one page of items with their payouts' current state (`next_cursor` fetches the next page). Also the `data` of payout.batch.completed (without items).",
+      "Decrypted `data` of GET /payout/v1/bulk/status: the batch summary with its payouts counted by status, and one page of items with their payouts' current state (`next_cursor` fetches the next page). Also the `data` of payout.batch.completed (without items, has_more and next_cursor).",
+    required: ['batch_id', 'atomic', 'created_at', 'completed_at', 'summary'],
     properties: {
       batch_id: { type: 'string' },
       atomic: { type: 'boolean' },
       created_at: isoTime,
-      completed_at: { type: ['string', 'null'], format: 'date-time' },
+      completed_at: {
+        type: ['string', 'null'],
+        format: 'date-time',
+        description: 'When every accepted item became final (SUCCESS or REFUNDED); null until then',
+      },
       summary: {
         type: 'object',
+        required: ['items', 'accepted', 'refused', 'amount_accepted', 'by_status'],
         properties: {
           items: { type: 'integer' },
           accepted: { type: 'integer' },
           refused: { type: 'integer' },
           amount_accepted: amountText,
-          by_status: { type: 'object', additionalProperties: { type: 'integer' } },
+          by_status: {
+            type: 'object',
+            propertyNames: { enum: PAYOUT_STATUSES },
+            additionalProperties: { type: 'integer' },
+          },
         },
       },
       items: {
         type: 'array',
         items: {
           type: 'object',
+          required: ['index', 'sender_id', 'resp_code', 'resp_message'],
           properties: {
             index: { type: 'integer' },
             sender_id: { type: 'string' },
@@ -314,6 +375,16 @@ export const WIRE_SCHEMAS = {
     type: 'object',
     description:
       'Decrypted `data` of POST /payout/v1/beneficiary/verify. Bands: 100 EXACT_MATCH, 80-99 GOOD_PARTIAL_MATCH, 60-79 MODERATE_PARTIAL_MATCH, 40-59 POOR_PARTIAL_MATCH, 0-39 NO_MATCH.',
+    required: [
+      'verification_id',
+      'account_status',
+      'name_at_bank',
+      'name_match_score',
+      'name_match_result',
+      'bank_name',
+      'utr',
+      'created_at',
+    ],
     properties: {
       verification_id: { type: 'string', pattern: '^BV[0-9A-HJKMNP-TV-Z]{26}$' },
       account_status: { type: 'string', enum: ['VALID', 'INVALID'] },
@@ -330,6 +401,7 @@ export const WIRE_SCHEMAS = {
     type: 'object',
     description:
       'Body POSTed to a callback URL, signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature). `data` is the transaction object encrypted with the scheme that created the transaction.',
+    required: ['id', 'type', 'created_at', 'data'],
     properties: {
       id: { type: 'string', pattern: '^EV[0-9A-HJKMNP-TV-Z]{26}$' },
       type: {
