@@ -2,6 +2,7 @@ import { ulidFactory } from '../domain/ulidFactory.ts';
 import type { Cutoffs } from '../bankFileConfig.ts';
 import type { Clock } from '../clock.ts';
 import { IST_DAY_MS, istDay, istDayStartOf } from '../domain/istPeriod.ts';
+import { toTransfer } from '../rails/BankConnector.ts';
 import { pain001FileName, writePain001, type Debtor } from '../rails/bankfile/pain001.ts';
 import type { BankFileTransport } from '../rails/bankfile/transport.ts';
 import type { PayoutLifecycle } from '../services/PayoutLifecycle.ts';
@@ -115,15 +116,7 @@ export class BankFileCutoff {
         createdAt: at,
         executionDate: istDay(at),
         debtor: this.debtor,
-        payments: payouts.map((p) => ({
-          payoutId: p.id,
-          amount: p.amount,
-          paymentMode: p.paymentMode,
-          beneficiaryName: p.beneficiary.name,
-          accountNumber: p.beneficiary.accountNumber,
-          ifsc: p.beneficiary.ifsc,
-          remarks: p.remarks,
-        })),
+        payments: payouts.map(toTransfer),
       });
       await Repo.insertFile(tx, {
         msgId,

@@ -3,11 +3,12 @@ import type { Clock } from '../clock.ts';
 import { DatabaseUnavailable } from '../domain/DatabaseUnavailable.ts';
 import type { Payout } from '../domain/Payout.ts';
 import { readOutcome, readSubmitAnswer } from '../domain/railAnswers.ts';
-import type { BankConnector, Transfer } from '../rails/BankConnector.ts';
+import { toTransfer, type BankConnector } from '../rails/BankConnector.ts';
 import type { ConnectorRegistry } from '../rails/ConnectorRegistry.ts';
 import { SandboxRail } from '../rails/SandboxRail.ts';
 import { checkReport, refuseUnmatched, type ReportedOutcome } from '../services/BankNotifications.ts';
 import type { ConnectorHealth } from '../services/ConnectorHealth.ts';
+import { KeyedQueue } from '../services/KeyedQueue.ts';
 import { LockPlan } from '../services/LockOrder.ts';
 import type { BulkMove } from '../services/PayoutBulkMoves.ts';
 import type { PayoutLifecycle } from '../services/PayoutLifecycle.ts';
@@ -31,39 +32,6 @@ const MAX_RECORD_BATCH = 256;
  * slots bounded them before steps were batched; the sandbox answers in-process and is asked for a whole batch.
  */
 export const MAX_CALLS_PER_CONNECTOR = 32;
-
-/** At most `max` calls at once; the others wait their turn, in order. */
-class Gate {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly max: number) {}
-
-  async run<T>(call: () => Promise<T>): Promise<T> {
-    if (this.active < this.max) this.active++;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
-    try {
-      return await call();
-    } finally {
-      // The slot goes straight to the next waiting call, if any.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
-    }
-  }
-}
-
-export const toTransfer = (p: Payout): Transfer => ({
-  attempt: Math.max(1, p.submitAttempts),
-  payoutId: p.id,
-  idempotencyKey: p.id,
-  amount: p.amount,
-  paymentMode: p.paymentMode,
-  beneficiaryName: p.beneficiary.name,
-  accountNumber: p.beneficiary.accountNumber,
-  ifsc: p.beneficiary.ifsc,
-  remarks: p.remarks,
-  reference: p.railReference,
-});
 
 /** Calls the connector; what it throws is an answer too (kept as the Error). */
 async function ask(call: () => Promise<unknown>): Promise<{ answer: unknown; threw: boolean }> {
@@ -89,6 +57,9 @@ type StepRecord =
   /** The connector's answer to a poll of a PROCESSING or PENDING payout. */
   | { kind: 'poll'; job: Job; payout: Payout; answer: unknown };
 
+/** A payout still INITIATED: the steps of a submission apply to it only. */
+const initiated = (p: Payout) => p.status === 'INITIATED';
+
 const payoutIdOf = (r: StepRecord): string | null =>
   r.kind === 'done' ? null : r.kind === 'settle' ? r.payoutId : r.payout.id;
 
@@ -103,7 +74,8 @@ const payoutIdOf = (r: StepRecord): string | null =>
  */
 export class PayoutStepper {
   private readonly records: GroupCommit<StepRecord, void>;
-  private readonly gates = new Map<string, Gate>();
+  /** Calls in flight per connector (by name): at most MAX_CALLS_PER_CONNECTOR, the others wait in order. */
+  private readonly calls = new KeyedQueue(MAX_CALLS_PER_CONNECTOR);
 
   constructor(
     private readonly db: Database,
@@ -179,29 +151,21 @@ export class PayoutStepper {
     if (!claimed) return this.records.submit({ kind: 'done', job });
     const lost = claimed.submitAttempts - (claimed.submitAnswers ?? 0) - 1;
     if (!rail.readsBackSubmissions && lost >= MAX_SUBMISSIONS) {
-      await this.db.transaction(async (tx) => {
-        const current = await PayoutRepository.lockById(tx, payout.id);
-        if (!(await JobRepository.complete(tx, job))) return;
-        if (current?.status !== 'INITIATED') return;
-        await this.lifecycle.recordRailError(
+      return this.onLocked(payout.id, job, initiated, (tx, current) =>
+        this.lifecycle.recordRailError(
           tx,
           current,
           `the answers to ${MAX_SUBMISSIONS} submissions were lost; ask the bank about idempotency key ${payout.id}`,
-        );
-      });
-      return;
+        ),
+      );
     }
     const since = claimed.railRetrySince;
     if (since && rail.retryForMs !== undefined && this.clock() - since.getTime() > rail.retryForMs) {
       // Refused for now for longer than the connector's retry period: the payout fails instead of trying again.
       const reason = `${claimed.railError ?? 'temporarily refused'} (gave up after ${Math.round(rail.retryForMs / 1000)} s of retries)`;
-      await this.db.transaction(async (tx) => {
-        const current = await PayoutRepository.lockById(tx, payout.id);
-        if (!(await JobRepository.complete(tx, job))) return;
-        if (current?.status !== 'INITIATED') return;
-        await this.lifecycle.applySubmitAnswer(tx, current, { accepted: false, reason: reason.slice(0, 255) });
-      });
-      return;
+      return this.onLocked(payout.id, job, initiated, (tx, current) =>
+        this.lifecycle.applySubmitAnswer(tx, current, { accepted: false, reason: reason.slice(0, 255) }),
+      );
     }
     const { answer, threw } = await this.ask(rail, () => rail.submit(toTransfer(claimed)));
     this.noteAnswer(rail, answer, threw);
@@ -218,23 +182,40 @@ export class PayoutStepper {
   /** Asks the connector, outside any transaction; at most MAX_CALLS_PER_CONNECTOR at once unless it is in-process. */
   private ask(rail: BankConnector, call: () => Promise<unknown>): Promise<{ answer: unknown; threw: boolean }> {
     if (rail instanceof SandboxRail) return ask(call);
-    let gate = this.gates.get(rail.name);
-    if (!gate) this.gates.set(rail.name, (gate = new Gate(MAX_CALLS_PER_CONNECTOR)));
-    return gate.run(() => ask(call));
+    return this.calls.run(rail.name, () => ask(call));
   }
 
   /** The payout names a connector this server does not have (configuration changed): the operator's to settle. */
-  private async unconfigured(job: Job, payout: Payout): Promise<void> {
+  private unconfigured(job: Job, payout: Payout): Promise<void> {
+    return this.onLocked(
+      payout.id,
+      job,
+      (current) => !current.railError,
+      (tx, current) =>
+        this.lifecycle.recordRailError(
+          tx,
+          current,
+          `connector ${current.rail} is not configured on this server (PAYRAIL_CONNECTOR, PAYRAIL_CONNECTOR_ROUTES)`,
+          'worker',
+        ),
+    );
+  }
+
+  /**
+   * One payout's effect on its own, in a transaction: the payout locked, then (unless `job` is null: the worker
+   * retries it) the job completed, the lock order of every step; `effect` runs only if the job was still this
+   * claim's and the payout, as it is now, `applies`.
+   */
+  private async onLocked(
+    payoutId: string,
+    job: Job | null,
+    applies: (current: Payout) => boolean,
+    effect: (tx: Queryable, current: Payout) => Promise<unknown>,
+  ): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const current = await PayoutRepository.lockById(tx, payout.id);
-      if (!(await JobRepository.complete(tx, job))) return;
-      if (!current || current.railError) return;
-      await this.lifecycle.recordRailError(
-        tx,
-        current,
-        `connector ${current.rail} is not configured on this server (PAYRAIL_CONNECTOR, PAYRAIL_CONNECTOR_ROUTES)`,
-        'worker',
-      );
+      const current = await PayoutRepository.lockById(tx, payoutId);
+      if (job && !(await JobRepository.complete(tx, job))) return;
+      if (current && applies(current)) await effect(tx, current);
     });
   }
 
@@ -258,12 +239,14 @@ export class PayoutStepper {
     const { answer, threw } = await this.ask(rail, () => rail.poll(toTransfer(payout)));
     this.noteAnswer(rail, answer, threw);
     if (threw) {
-      await this.db.transaction(async (tx) => {
-        const current = await PayoutRepository.lockById(tx, payout.id);
-        if (current?.status === payout.status) {
-          await this.lifecycle.recordRailError(tx, current, `poll failed: ${(answer as Error).message}`.slice(0, 255));
-        }
-      });
+      // The job stays: the worker asks again with its backoff.
+      await this.onLocked(
+        payout.id,
+        null,
+        (current) => current.status === payout.status,
+        (tx, current) =>
+          this.lifecycle.recordRailError(tx, current, `poll failed: ${(answer as Error).message}`.slice(0, 255)),
+      );
       throw answer;
     }
     return this.records.submit({ kind: 'poll', job, payout, answer });

@@ -1,4 +1,5 @@
 import type { PaymentMode } from '@payrail/protocol';
+import type { Payout } from '../domain/Payout.ts';
 
 /** What a rail is told about a transfer. */
 export interface Transfer {
@@ -24,6 +25,20 @@ export interface Transfer {
    */
   attempt: number;
 }
+
+/** What a connector is told about a payout (a submission, a poll, a bank file's payment): its one mapping. */
+export const toTransfer = (p: Payout): Transfer => ({
+  attempt: Math.max(1, p.submitAttempts),
+  payoutId: p.id,
+  idempotencyKey: p.id,
+  amount: p.amount,
+  paymentMode: p.paymentMode,
+  beneficiaryName: p.beneficiary.name,
+  accountNumber: p.beneficiary.accountNumber,
+  ifsc: p.beneficiary.ifsc,
+  remarks: p.remarks,
+  reference: p.railReference,
+});
 
 /**
  * The answers to a submission: the bank took the transfer (INITIATED → PROCESSING), refused it for good

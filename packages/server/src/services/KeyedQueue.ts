@@ -1,9 +1,12 @@
 /**
- * Runs tasks with at most `limit` in flight per key, the rest waiting in arrival order. Used to send one merchant's
- * initiations to PostgreSQL a few at a time: they all lock the same wallet and allowance rows, and twenty backends
- * queued on one row lock spent 3.2–3.7 ms of database CPU per initiation (issue 13's hot wallet), against
- * ~0.45 ms without the crowd. Only a performance measure: the database still decides every money rule, on any number of
- * instances. Keys with nothing in flight take no memory.
+ * Runs tasks with at most `limit` in flight per key, the rest waiting in arrival order; a slot freed passes straight
+ * to the next waiting task. Keys with nothing in flight take no memory. Used for:
+ *
+ * - one merchant's initiations, sent to PostgreSQL a few at a time (PayoutService): they all lock the same wallet
+ *   and allowance rows, and twenty backends queued on one row lock spent 3.2–3.7 ms of database CPU per initiation
+ *   (issue 13's hot wallet), against ~0.45 ms without the crowd. Only a performance measure: the database still
+ *   decides every money rule, on any number of instances;
+ * - the worker's calls to one connector over the network (PayoutStepper, keyed by connector name).
  */
 export class KeyedQueue {
   private readonly lanes = new Map<string, { running: number; waiting: (() => void)[] }>();

@@ -5,7 +5,6 @@ import { toPayoutWire } from '../domain/Payout.ts';
 import { DEFAULT_STATUS_MESSAGE, payoutEventType, RETURN_TRANSITION } from '../domain/payoutStateMachine.ts';
 import type { Clock } from '../clock.ts';
 import type { Queryable } from '../store/Database.ts';
-import { JobRepository } from '../store/repositories/JobRepository.ts';
 import { LedgerRepository } from '../store/repositories/LedgerRepository.ts';
 import { PayoutStepRepository } from '../store/repositories/PayoutStepRepository.ts';
 import { TransactionEventRepository } from '../store/repositories/TransactionEventRepository.ts';
@@ -26,9 +25,9 @@ export interface BulkMove {
   returnReason?: string;
 }
 
-/** What moveMany needs of the lifecycle: when a payout's next step is due, and the transition counter. */
+/** What moveMany needs of the lifecycle: the moved payouts' next steps, the transition counter, its clock. */
 export interface BulkMoveContext {
-  nextStepDelayMs(payout: Payout): number | null;
+  scheduleNextMany(tx: Queryable, payouts: readonly Payout[]): Promise<void>;
   counted(to: PayoutStatus, n: number): void;
   clock: Clock;
 }
@@ -38,8 +37,9 @@ export interface BulkMoveContext {
  * UPDATE … FROM unnest(…) for the moves (the database's triggers still check each row's transition and write its
  * history, per row), one UPDATE of the allowances, one INSERT of the webhook events (in the order of `moves`: a
  * payout is in at most one move per call, so its own events keep their order across calls), one INSERT of the next
- * steps per delay. Every payout must still be in the status it moves from: otherwise nothing is kept (throws; the
- * caller's transaction rolls back). Returns the moved payouts in the order of `moves`.
+ * steps per delay (PayoutLifecycle.scheduleNextMany). Every payout must still be in the status it moves from:
+ * otherwise nothing is kept (throws; the caller's transaction rolls back). Returns the moved payouts in the order of
+ * `moves`.
  */
 export async function moveMany(
   tx: Queryable,
@@ -111,15 +111,7 @@ export async function moveMany(
   });
   await WebhookRepository.insertMany(tx, events, new Date(now));
 
-  const byDelay = new Map<number, string[]>();
-  for (const p of moved) {
-    const delay = ctx.nextStepDelayMs(p);
-    if (delay === null) continue;
-    const group = byDelay.get(delay);
-    if (group) group.push(p.id);
-    else byDelay.set(delay, [p.id]);
-  }
-  for (const [delay, subjects] of byDelay) await JobRepository.scheduleMany(tx, 'payout.advance', subjects, delay);
+  await ctx.scheduleNextMany(tx, moved);
 
   // After the payouts' own events, so that a receiver sees the last payout.* event before the batch's.
   for (const [i, p] of moved.entries()) {

@@ -115,7 +115,7 @@ export class PayoutLifecycle {
    */
   moveMany(tx: Queryable, moves: readonly BulkMove[], actor: string): Promise<Payout[]> {
     return moveMany(tx, moves, actor, {
-      nextStepDelayMs: (p) => this.nextStepDelayMs(p),
+      scheduleNextMany: (q, payouts) => this.scheduleNextMany(q, payouts),
       counted: (to, n) => this.metrics.payoutTransitions.inc({ status: to }, n),
       clock: this.clock,
     });

@@ -24,7 +24,7 @@ const FAILS = '400000000002';
 
 /** An in-process bank (like the sandbox): takes every transfer; a poll says SUCCESS, or FAILED for FAILS. */
 class CountingRail implements BankConnector {
-  readonly name = 'counting';
+  readonly name: string = 'counting';
   readonly submitDelayMs = 0;
   readonly submits: Transfer[] = [];
   readonly polls: Transfer[] = [];
@@ -50,6 +50,18 @@ class CountingRail implements BankConnector {
 
   submitsOf(id: string) {
     return this.submits.filter((t) => t.payoutId === id);
+  }
+}
+
+/** Another connector than the payouts' (the server's connectors changed since they were routed). */
+class OtherRail extends CountingRail {
+  override readonly name = 'other';
+}
+
+/** The payouts' connector, unreachable: every poll throws. */
+class UnreachableRail extends CountingRail {
+  override async poll(): Promise<RailOutcome | null> {
+    throw new Error('the bank is unreachable');
   }
 }
 
@@ -147,6 +159,15 @@ describe.each(ENGINES)('batched payout steps on %s', (engine) => {
     (
       await t.db.query<{ type: string }>('SELECT type FROM webhook_deliveries WHERE subject_id = $1 ORDER BY seq', [id])
     ).rows.map((r) => r.type);
+  const railErrorOf = async (id: string) =>
+    (await t.db.query<{ e: string | null }>('SELECT rail_error AS e FROM payouts WHERE id = $1', [id])).rows[0]?.e;
+  const errorsOf = async (id: string) =>
+    (
+      await t.db.query<{ reason: string; actor: string }>(
+        `SELECT reason, actor FROM transaction_events WHERE subject_id = $1 AND type = 'error' ORDER BY id`,
+        [id],
+      )
+    ).rows;
   const jobsOf = async (ids: string[]) =>
     Number(
       (await t.db.query<{ n: bigint }>('SELECT count(*) AS n FROM jobs WHERE subject_id = ANY($1::text[])', [ids]))
@@ -286,6 +307,48 @@ describe.each(ENGINES)('batched payout steps on %s', (engine) => {
     expect(await jobsOf(ids)).toBe(5);
     // Leave nothing due for the next test.
     await Promise.all(stepper().runBatch(await claim(ids)));
+  });
+
+  it("a payout whose connector is not configured here waits for the operator with the worker's rail_error", async () => {
+    const [id] = (await payouts(1)) as [string];
+    // This server's connectors changed since the payout was routed: its connector is not among them.
+    const elsewhere = new ConnectorRegistry([new OtherRail()], 'other');
+    const results = await Promise.allSettled(
+      new PayoutStepper(t.db, elsewhere, lifecycle, systemClock).runBatch(await claim([id])),
+    );
+    expect(results.map((r) => r.status)).toEqual(['fulfilled']);
+    expect((await statusOf([id]))[id]).toBe('INITIATED');
+    const error = 'connector counting is not configured on this server (PAYRAIL_CONNECTOR, PAYRAIL_CONNECTOR_ROUTES)';
+    expect(await railErrorOf(id)).toBe(error);
+    expect(await errorsOf(id)).toEqual([{ reason: error, actor: 'worker' }]);
+    expect(rail.submitsOf(id)).toEqual([]);
+    // The job is done: nothing moves the payout by itself any more.
+    expect(await jobsOf([id])).toBe(0);
+  });
+
+  it('a poll that throws keeps the error on the payout and its job for the worker to retry', async () => {
+    const [id] = (await payouts(1)) as [string];
+    await Promise.all(stepper().runBatch(await claim([id])));
+    expect((await statusOf([id]))[id]).toBe('PROCESSING');
+    const unreachable = new ConnectorRegistry([new UnreachableRail()], 'counting');
+    const jobs = await claim([id]);
+    const results = await Promise.allSettled(
+      new PayoutStepper(t.db, unreachable, lifecycle, systemClock).runBatch(jobs),
+    );
+    expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : r.status))).toEqual([
+      'Error: the bank is unreachable',
+    ]);
+    expect((await statusOf([id]))[id]).toBe('PROCESSING');
+    expect(await railErrorOf(id)).toBe('poll failed: the bank is unreachable');
+    expect(await errorsOf(id)).toEqual([{ reason: 'poll failed: the bank is unreachable', actor: 'rail:counting' }]);
+    expect(await jobsOf([id])).toBe(1);
+
+    // The worker puts the job back; the bank answers this time, and the move clears the error.
+    expect(await JobRepository.retryLater(t.db, jobs[0] as Job, 0, 'the bank is unreachable')).toBe(true);
+    await Promise.all(stepper().runBatch(await claim([id])));
+    expect((await statusOf([id]))[id]).toBe('SUCCESS');
+    expect(await railErrorOf(id)).toBeNull();
+    expect(await historyOf(id)).toEqual(['PROCESSING', 'error', 'SUCCESS']);
   });
 
   it('a batch skips the steps whose job another claim took over, and applies the rest', async () => {

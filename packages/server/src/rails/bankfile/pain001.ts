@@ -1,5 +1,6 @@
 import { formatPaise, type PaymentMode } from '@payrail/protocol';
 import { istDateTime } from '../../domain/istPeriod.ts';
+import type { Transfer } from '../BankConnector.ts';
 import { BankFileUnreadable, children, isNode, parseRupees, readIsoMessage, text } from './xmlRead.ts';
 
 export const PAIN001_NAMESPACE = 'urn:iso:std:iso:20022:tech:xsd:pain.001.001.10';
@@ -16,17 +17,11 @@ export interface Debtor {
   initiatingParty: string;
 }
 
-/** One payout as a file carries it. */
-export interface FilePayment {
-  payoutId: string;
-  /** Paise. */
-  amount: bigint;
-  paymentMode: PaymentMode;
-  beneficiaryName: string;
-  accountNumber: string;
-  ifsc: string;
-  remarks: string;
-}
+/** One payout as a file carries it: the fields of its Transfer (toTransfer) that a pain.001 holds. */
+export type FilePayment = Pick<
+  Transfer,
+  'payoutId' | 'amount' | 'paymentMode' | 'beneficiaryName' | 'accountNumber' | 'ifsc' | 'remarks'
+>;
 
 export interface Pain001Input {
   msgId: string;
