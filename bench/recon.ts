@@ -45,11 +45,6 @@ async function seedPayouts(
     const ids = Array.from({ length: count }, () => newId('payout', Date.now()));
     const utrs = ids.map((_, i) => `BNK${String(i).padStart(9, '0')}`);
     const amounts = ids.map((_, i) => String(10_000 + i));
-    const { rows } = await db.query<{ n: bigint }>(
-      `SELECT count(*) AS n FROM information_schema.columns
-        WHERE table_schema = current_schema() AND table_name = 'payouts' AND column_name = 'connector'`,
-    );
-    const connector = Number(rows[0]?.n) > 0 ? ", connector = 'bankfile'" : '';
     const at = new Date(`${DAY}T12:00:00+05:30`);
     await db.transaction(async (tx) => {
       await tx.query(
@@ -62,7 +57,7 @@ async function seedPayouts(
       );
       await tx.query(`UPDATE payouts SET status = 'PROCESSING' WHERE merchant_id = $1`, [merchantId]);
       await tx.query(
-        `UPDATE payouts p SET status = 'SUCCESS', utr = u.utr, updated_at = $3${connector}
+        `UPDATE payouts p SET status = 'SUCCESS', utr = u.utr, updated_at = $3
            FROM unnest($1::text[], $2::text[]) AS u (id, utr) WHERE p.id = u.id`,
         [ids, utrs, at],
       );

@@ -232,7 +232,6 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   const payouts = new PayoutService(
     db,
     connectors,
-    lifecycle,
     bankRulesFor(config),
     banks,
     callbackPolicy,

@@ -24,7 +24,6 @@ import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 import type { BankDirectory } from './BankDirectory.ts';
 import type { BeneficiaryVerificationService } from './BeneficiaryVerificationService.ts';
 import type { CallbackPolicy } from './CallbackPolicy.ts';
-import type { PayoutLifecycle } from './PayoutLifecycle.ts';
 import { KeyedQueue } from './KeyedQueue.ts';
 import type { Clock } from '../clock.ts';
 
@@ -61,7 +60,6 @@ export class PayoutService {
   constructor(
     private readonly db: Database,
     private readonly connectors: ConnectorRegistry,
-    private readonly lifecycle: PayoutLifecycle,
     private readonly bankRules: BankRules,
     private readonly banks: BankDirectory,
     private readonly callbackPolicy: CallbackPolicy,

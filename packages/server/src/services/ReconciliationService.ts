@@ -17,7 +17,6 @@ import type { Database, Queryable } from '../store/Database.ts';
 import {
   ReconciliationRepository as Repo,
   type NewReconItem,
-  type PayoutColumns,
   type ReconItem,
   type ResultTotal,
   type RunSummary,
@@ -98,8 +97,6 @@ const clip = (value: string | null, max: number) => (value === null ? null : val
  * recorded in one transaction. The same statement again changes nothing and answers the first import's run.
  */
 export class ReconciliationService {
-  private columns: Promise<PayoutColumns> | null = null;
-
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
@@ -131,11 +128,10 @@ export class ReconciliationService {
       }
     });
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    const columns = await this.payoutColumns();
     const runs = await this.db.transaction(async (tx) => {
       const out: { runId: string; alreadyImported: boolean }[] = [];
       for (const { statement, arithmetic } of checked) {
-        out.push(await this.record(tx, statement, arithmetic, sha256, actor, columns));
+        out.push(await this.record(tx, statement, arithmetic, sha256, actor));
       }
       return out;
     });
@@ -155,7 +151,6 @@ export class ReconciliationService {
     arithmetic: ReturnType<typeof checkArithmetic>,
     sha256: string,
     actor: string,
-    columns: PayoutColumns,
   ): Promise<{ runId: string; alreadyImported: boolean }> {
     const booked = s.entries.filter((e) => e.status === 'BOOK');
     const statementId = await Repo.insertStatement(tx, {
@@ -206,7 +201,6 @@ export class ReconciliationService {
     const matcher = new Matcher(
       await this.lookUp(
         tx,
-        columns,
         rows.map((r) => r.recon),
       ),
     );
@@ -244,7 +238,7 @@ export class ReconciliationService {
       inRupees && s.periodFrom && s.periodTo && s.periodFrom <= s.periodTo ? istDayStart(s.periodFrom) : null;
     const to = from && s.periodTo ? istDayEnd(s.periodTo) : null;
     if (from && to) {
-      const successful = await Repo.successfulPayouts(tx, columns, STATEMENT_CONNECTOR, from, to);
+      const successful = await Repo.successfulPayouts(tx, STATEMENT_CONNECTOR, from, to);
       const missing = new Set(matcher.missing(successful).map((p) => p.id));
       for (const p of successful) {
         if (!missing.has(p.id)) continue;
@@ -302,11 +296,11 @@ export class ReconciliationService {
   }
 
   /** Everything the statement's references may name, in four queries whatever its size. */
-  private async lookUp(tx: Queryable, columns: PayoutColumns, txs: ReconTransaction[]): Promise<Known> {
+  private async lookUp(tx: Queryable, txs: ReconTransaction[]): Promise<Known> {
     const keys = lookupKeys(txs);
     const [byId, byUtr, collections, credits] = [
-      await Repo.payoutsById(tx, columns, keys.payoutIds),
-      await Repo.payoutsByUtr(tx, columns, keys.payoutUtrs),
+      await Repo.payoutsById(tx, keys.payoutIds),
+      await Repo.payoutsByUtr(tx, keys.payoutUtrs),
       await Repo.collectionsByUtr(tx, keys.collectionUtrs),
       await Repo.creditsByReference(tx, keys.creditReferences),
     ];
@@ -321,15 +315,6 @@ export class ReconciliationService {
       collectionsByUtr: group(collections, (c) => c.utr),
       creditsByReference: group(credits, (c) => c.reference),
     };
-  }
-
-  /** Read once: migrations run before the service is built. */
-  private payoutColumns(): Promise<PayoutColumns> {
-    this.columns ??= Repo.payoutColumns(this.db).catch((err: unknown) => {
-      this.columns = null;
-      throw err;
-    });
-    return this.columns;
   }
 
   page(query: { limit: number; before?: string }): Promise<RunSummary[]> {

@@ -6,6 +6,16 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 /** Arbitrary constant: every Payrail instance takes this transaction-scoped advisory lock to migrate. */
 const MIGRATION_LOCK_KEY = 7_273_845_001;
 
+/*
+ * Versions are the numbers the files in migrations/ start with, applied in order, each once (schema_migrations).
+ * The sequence has gaps: 021, 022 and 027 are absent. No migration with those numbers was ever committed (git log
+ * of migrations/ shows none): 023_upstream_collections (commit 9b16d53) and 028_suspension_ends_sessions (62c7052,
+ * committed before 026_exceptions) were numbered past them, and the history does not say why. An applied migration
+ * cannot be renumbered: databases record its version in schema_migrations, so a renumbered file would run a
+ * second time there. A gap is harmless: every version not yet recorded is applied, in number order, whatever the
+ * numbers between. A new migration takes the number after the highest (029).
+ */
+
 export interface Migration {
   version: number;
   name: string;

@@ -69,12 +69,8 @@ describe.each(ENGINES)('reconciliation on %s', (engine) => {
     );
     const id = data.transaction_id as string;
     const done = await waitForStatus(t.url, id, account === SANDBOX.success ? 'SUCCESS' : 'REFUNDED');
-    const { rows } = await t.db.query<{ column_name: string }>(
-      `SELECT column_name FROM information_schema.columns
-        WHERE table_schema = current_schema() AND table_name = 'payouts' AND column_name = 'connector'`,
-    );
-    const column = rows.length ? 'connector' : 'rail';
-    await t.db.query(`UPDATE payouts SET ${column} = 'bankfile', updated_at = $2 WHERE id = $1`, [
+    // Paid through bank files: a statement must show it.
+    await t.db.query(`UPDATE payouts SET rail = 'bankfile', updated_at = $2 WHERE id = $1`, [
       id,
       new Date(`${day}T12:00:00+05:30`),
     ]);

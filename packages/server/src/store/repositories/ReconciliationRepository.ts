@@ -237,18 +237,6 @@ const toItem = (r: ItemRow): ReconItem => ({
   closedAt: r.closed_at,
 });
 
-/**
- * Payout columns that later migrations add: the connector a payout was paid through (before that column the
- * rail column names it), and returned_at (a payout the bank returned after it succeeded).
- */
-export interface PayoutColumns {
-  connector: 'connector' | 'rail';
-  returnedAt: boolean;
-}
-
-const returnedColumn = (c: PayoutColumns) =>
-  c.returnedAt ? '(returned_at IS NOT NULL) AS returned' : 'false AS returned';
-
 /** Rows per INSERT of items: one statement of arrays each (a 10,000-entry statement is a handful of them). */
 const ITEM_CHUNK = 5000;
 
@@ -429,19 +417,19 @@ export const ReconciliationRepository = {
 
   // Lookups of what a statement names
 
-  async payoutsById(q: Queryable, columns: PayoutColumns, ids: string[]): Promise<KnownPayout[]> {
+  async payoutsById(q: Queryable, ids: string[]): Promise<KnownPayout[]> {
     if (ids.length === 0) return [];
     const { rows } = await q.query<KnownPayout>(
-      `SELECT id, amount, status, utr, ${returnedColumn(columns)} FROM payouts WHERE id = ANY($1::text[])`,
+      `SELECT id, amount, status, utr, (returned_at IS NOT NULL) AS returned FROM payouts WHERE id = ANY($1::text[])`,
       [ids],
     );
     return rows;
   },
 
-  async payoutsByUtr(q: Queryable, columns: PayoutColumns, utrs: string[]): Promise<KnownPayout[]> {
+  async payoutsByUtr(q: Queryable, utrs: string[]): Promise<KnownPayout[]> {
     if (utrs.length === 0) return [];
     const { rows } = await q.query<KnownPayout>(
-      `SELECT id, amount, status, utr, ${returnedColumn(columns)} FROM payouts
+      `SELECT id, amount, status, utr, (returned_at IS NOT NULL) AS returned FROM payouts
         WHERE utr <> '' AND utr = ANY($1::text[]) ORDER BY id`,
       [utrs],
     );
@@ -467,17 +455,6 @@ export const ReconciliationRepository = {
     return rows.map((r) => ({ id: r.id, walletId: r.wallet_id, amount: r.amount, reference: r.reference }));
   },
 
-  /** Which of the optional payout columns this database has (see PayoutColumns). */
-  async payoutColumns(q: Queryable): Promise<PayoutColumns> {
-    const { rows } = await q.query<{ column_name: string }>(
-      `SELECT column_name FROM information_schema.columns
-        WHERE table_schema = current_schema() AND table_name = 'payouts'
-          AND column_name IN ('connector', 'returned_at')`,
-    );
-    const names = new Set(rows.map((r) => r.column_name));
-    return { connector: names.has('connector') ? 'connector' : 'rail', returnedAt: names.has('returned_at') };
-  },
-
   /** The run's items other than matched, with their ids (each becomes an exception). */
   async exceptionsOf(q: Queryable, runId: string): Promise<ReconItem[]> {
     const { rows } = await q.query<ItemRow>(
@@ -488,19 +465,19 @@ export const ReconciliationRepository = {
   },
 
   /**
-   * SUCCESS payouts paid through `connector` that became SUCCESS within [from, to), but for those an earlier
-   * statement's debit already matched (a payout is paid once: a later statement of the same day need not show it).
+   * SUCCESS payouts paid through `connector` (payouts.rail) that became SUCCESS within [from, to), but for those an
+   * earlier statement's debit already matched (a payout is paid once: a later statement of the same day need not
+   * show it).
    */
   async successfulPayouts(
     q: Queryable,
-    columns: PayoutColumns,
     connector: string,
     from: Date,
     to: Date,
   ): Promise<(KnownPayout & { succeededAt: Date })[]> {
     const { rows } = await q.query<KnownPayout & { updated_at: Date }>(
       `SELECT id, amount, status, utr, updated_at FROM payouts
-        WHERE status = 'SUCCESS' AND updated_at >= $1 AND updated_at < $2 AND ${columns.connector} = $3
+        WHERE status = 'SUCCESS' AND updated_at >= $1 AND updated_at < $2 AND rail = $3
           AND NOT EXISTS (SELECT 1 FROM reconciliation_items i WHERE i.payout_id = payouts.id
             AND i.matched_kind = 'payout' AND i.direction = 'debit' AND i.result IN ('matched', 'amount_mismatch'))
         ORDER BY id`,
