@@ -1,4 +1,5 @@
 import type { PayoutBatch } from '../domain/PayoutBatch.ts';
+import type { Cursor } from './pageCursor.ts';
 
 /** The sort key of a batch in the list (newest first), as its cursor carries it. */
 export const batchKeyOf = (b: PayoutBatch) => `${b.createdAt.toISOString()}|${b.merchantId}|${b.batchId}`;
@@ -10,3 +11,9 @@ export function parseBatchKey(key: string) {
   if (!merchantId || !batchId || Number.isNaN(createdAt.getTime())) return null;
   return { createdAt, merchantId, batchId };
 }
+
+/** The batch list's cursor: it carries the last batch's sort key. */
+export const batchCursor: Cursor<PayoutBatch, NonNullable<ReturnType<typeof parseBatchKey>>> = {
+  keyOf: batchKeyOf,
+  read: parseBatchKey,
+};

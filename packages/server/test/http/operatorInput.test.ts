@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConsoleSession } from '../support/consoleClient.ts';
 import { admin, createMerchant, type TestMerchant } from '../support/merchantClient.ts';
 import { ENGINES, startTestServer, type TestServer } from '../support/testServer.ts';
 
@@ -29,6 +30,22 @@ describe.each(ENGINES)('operator input at the edges on %s', (engine) => {
     }
     const edge = await admin(t.url, 'GET', `/admin/v1/webhooks/deliveries?cursor=${b64('9223372036854775807')}`);
     expect(edge.status).toBe(200);
+  });
+
+  it('a sequence cursor beyond int8 is 400 on every list that pages by one (the audit log, the merchant console)', async () => {
+    const merchantConsole = await ConsoleSession.merchant(t.url, m.api_key, m.secret_key);
+    const lists = [
+      (q: string) => admin(t.url, 'GET', `/admin/v1/audit${q}`),
+      (q: string) => merchantConsole.request('GET', `/console/api/merchant/webhooks/deliveries${q}`),
+    ];
+    for (const list of lists) {
+      for (const key of ['9223372036854775808', '9999999999999999999']) {
+        const res = await list(`?cursor=${b64(key)}`);
+        expect(res.status, key).toBe(400);
+        expect(res.body).toMatchObject({ error: { code: 'invalid_request' } });
+      }
+      expect((await list(`?cursor=${b64('9223372036854775807')}`)).status).toBe(200);
+    }
   });
 
   it('a huge limit is clamped, never a SQL error', async () => {

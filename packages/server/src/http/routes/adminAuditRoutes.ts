@@ -1,7 +1,7 @@
 import { ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AuditEntry, AuditService } from '../../services/AuditService.ts';
-import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
+import { readPage, seqCursor } from '../pageCursor.ts';
 import { present } from '../queryParams.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
@@ -21,6 +21,8 @@ const auditView = (e: AuditEntry) => ({
   count: e.count,
 });
 
+const auditCursor = seqCursor((e: AuditEntry) => e.id);
+
 /** The audit log, newest first: every state-changing operator call, refused ones included. */
 export function adminAuditRoutes(app: FastifyInstance, deps: { audit: AuditService }) {
   app.get<RouteRequest<'GET /admin/v1/audit'>>(
@@ -36,14 +38,9 @@ export function adminAuditRoutes(app: FastifyInstance, deps: { audit: AuditServi
     },
     async (request) => {
       const q = request.query;
-      const limit = pageLimit(q.limit);
-      const before = decodeCursor(q.cursor, (key) => /^[0-9]{1,19}$/.test(key));
-      const rows = await deps.audit.page({
-        limit: limit + 1,
-        before: before === undefined ? undefined : BigInt(before),
-        actor: present(q.actor) ? q.actor : undefined,
-      });
-      const page = pageOf(rows, limit, (e) => String(e.id));
+      const page = await readPage(q, auditCursor, (limit, before) =>
+        deps.audit.page({ limit, before, actor: present(q.actor) ? q.actor : undefined }),
+      );
       return { ...page, data: page.data.map(auditView) };
     },
   );

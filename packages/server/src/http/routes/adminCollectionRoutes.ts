@@ -1,12 +1,10 @@
 import { ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
-import { isId } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { CollectionOutcomes } from '../../services/CollectionOutcomes.ts';
 import type { CollectionReads } from '../../services/CollectionReads.ts';
 import type { MerchantService } from '../../services/MerchantService.ts';
-import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
-import { createdRange, withMerchantNames } from '../consoleListing.ts';
 import { AdminError } from '../AdminError.ts';
+import { readCollections } from '../reads/collections.ts';
 import { adminCollectionView } from '../views/adminCollectionView.ts';
 import { adminErrorResponses, adminRouteOptions, historyActor } from './adminSchemas.ts';
 
@@ -15,6 +13,7 @@ export function adminCollectionRoutes(
   app: FastifyInstance,
   deps: { collections: CollectionReads; collectionOutcomes: CollectionOutcomes; merchants: MerchantService },
 ) {
+  const collections = readCollections(deps);
   app.get<RouteRequest<'GET /admin/v1/collections'>>(
     '/admin/v1/collections',
     {
@@ -26,22 +25,7 @@ export function adminCollectionRoutes(
         response: { ...R['GET /admin/v1/collections'].response, ...adminErrorResponses },
       },
     },
-    async (request) => {
-      const q = request.query;
-      const limit = pageLimit(q.limit);
-      const after = decodeCursor(q.cursor, (key) => isId('collection', key));
-      const rows = await deps.collections.page({
-        merchantId: q.merchant_id || undefined,
-        status: q.status,
-        senderId: q.sender_id || undefined,
-        limit: limit + 1,
-        after,
-        ...createdRange(q),
-      });
-      const page = pageOf(rows, limit, (c) => c.id);
-      const views = page.data.map((c) => adminCollectionView(c, deps.collections.wire(c)));
-      return { ...page, data: await withMerchantNames(deps.merchants, views) };
-    },
+    async (request) => collections.list(request.query, 'operator'),
   );
 
   app.get<RouteRequest<'GET /admin/v1/collections/:txnId'>>(
@@ -55,16 +39,8 @@ export function adminCollectionRoutes(
         response: { ...R['GET /admin/v1/collections/:txnId'].response, ...adminErrorResponses },
       },
     },
-    async (request) => {
-      const { txnId } = request.params;
-      const found = await deps.collections.find(txnId);
-      if (!found) throw AdminError.notFound('collection');
-      // As the list answers it, with the merchant's name.
-      const [view] = await withMerchantNames(deps.merchants, [
-        adminCollectionView(found, deps.collections.wire(found)),
-      ]);
-      return view;
-    },
+    // As the list answers it, with the merchant's name.
+    async (request) => collections.get(request.params.txnId, 'operator'),
   );
 
   app.get<RouteRequest<'GET /admin/v1/collections/:txnId/timeline'>>(

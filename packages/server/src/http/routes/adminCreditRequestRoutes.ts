@@ -3,7 +3,7 @@ import { formatPaise } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { CreditApprovalService, CreditRequest, DecisionOutcome } from '../../services/CreditApprovalService.ts';
 import { AdminError } from '../AdminError.ts';
-import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
+import { readPage, textCursor } from '../pageCursor.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
 export const creditRequestView = (r: CreditRequest) => ({
@@ -47,6 +47,11 @@ function answer(outcome: DecisionOutcome) {
   }
 }
 
+const creditRequestCursor = textCursor(
+  (key) => /^CR[0-9A-HJKMNP-TV-Z]{26}$/.test(key),
+  (r: CreditRequest) => r.id,
+);
+
 /** Wallet credits waiting for a second operator (maker ≠ checker, docs/operator/console.md). */
 export function adminCreditRequestRoutes(app: FastifyInstance, deps: { creditApproval: CreditApprovalService }) {
   app.get<RouteRequest<'GET /admin/v1/credit-requests'>>(
@@ -62,10 +67,9 @@ export function adminCreditRequestRoutes(app: FastifyInstance, deps: { creditApp
     },
     async (request) => {
       const q = request.query;
-      const limit = pageLimit(q.limit);
-      const before = decodeCursor(q.cursor, (key) => /^CR[0-9A-HJKMNP-TV-Z]{26}$/.test(key));
-      const rows = await deps.creditApproval.page({ status: q.status, limit: limit + 1, before });
-      const page = pageOf(rows, limit, (r) => r.id);
+      const page = await readPage(q, creditRequestCursor, (limit, before) =>
+        deps.creditApproval.page({ status: q.status, limit, before }),
+      );
       return { ...page, data: page.data.map(creditRequestView) };
     },
   );

@@ -5,7 +5,7 @@ import { allowedActions, type ExceptionRecord, type ExceptionService } from '../
 import { AdminError } from '../AdminError.ts';
 import { createdRange } from '../consoleListing.ts';
 import { csvText } from '../csv.ts';
-import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
+import { readPage, textCursor } from '../pageCursor.ts';
 import { present } from '../queryParams.ts';
 import { adminError, adminErrorResponses, adminRouteOptions, historyActor } from './adminSchemas.ts';
 
@@ -80,6 +80,11 @@ const csvRow = (e: ExceptionRecord) => [
 /** A CSV export holds at most this many exceptions (the filters narrow it). */
 const CSV_LIMIT = 10_000;
 
+const exceptionCursor = textCursor(
+  (key) => EXCEPTION_ID_PATTERN.test(key),
+  (e: ExceptionRecord) => e.id,
+);
+
 /**
  * The exceptions queue (docs/operator/exceptions.md): every report Payrail refused and every reconciliation result
  * other than matched, oldest first; resolving one (finance) runs its action through the same operation and guards
@@ -100,25 +105,28 @@ export function adminExceptionRoutes(app: FastifyInstance, deps: { exceptions: E
     async (request, reply) => {
       const q = request.query;
       const csv = q.format === 'csv';
-      const limit = csv ? CSV_LIMIT : pageLimit(q.limit);
-      const after = decodeCursor(q.cursor, (key) => EXCEPTION_ID_PATTERN.test(key));
-      const rows = await deps.exceptions.page({
-        limit: limit + 1,
-        after,
-        state: q.state,
-        kind: present(q.kind) ? q.kind : undefined,
-        merchantId: present(q.merchant_id) ? q.merchant_id : undefined,
-        ...createdRange(q),
-      });
+      const page = await readPage(
+        q,
+        exceptionCursor,
+        (limit, after) =>
+          deps.exceptions.page({
+            limit,
+            after,
+            state: q.state,
+            kind: present(q.kind) ? q.kind : undefined,
+            merchantId: present(q.merchant_id) ? q.merchant_id : undefined,
+            ...createdRange(q),
+          }),
+        csv ? CSV_LIMIT : undefined,
+      );
       if (csv) {
         // A bounded export: more rows than that are said in a header (narrow the filters, or page the JSON).
-        if (rows.length > limit) reply.header('x-payrail-truncated', `first ${limit} rows`);
+        if (page.has_more) reply.header('x-payrail-truncated', `first ${CSV_LIMIT} rows`);
         return reply
           .header('content-type', 'text/csv; charset=utf-8')
           .header('content-disposition', 'attachment; filename="exceptions.csv"')
-          .send(csvText([CSV_HEADER, ...rows.slice(0, limit).map(csvRow)]));
+          .send(csvText([CSV_HEADER, ...page.data.map(csvRow)]));
       }
-      const page = pageOf(rows, limit, (e) => e.id);
       return reply.send({ ...page, data: page.data.map(exceptionView) });
     },
   );

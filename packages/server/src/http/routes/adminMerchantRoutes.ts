@@ -6,7 +6,7 @@ import type { CallbackPolicy } from '../../services/CallbackPolicy.ts';
 import type { CreditApprovalService } from '../../services/CreditApprovalService.ts';
 import { AdminError } from '../AdminError.ts';
 import { creditRequestView } from './adminCreditRequestRoutes.ts';
-import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
+import { readPage, textCursor } from '../pageCursor.ts';
 import { adminError, adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
 interface Deps {
@@ -14,6 +14,11 @@ interface Deps {
   creditApproval: CreditApprovalService;
   callbackPolicy: CallbackPolicy;
 }
+
+const merchantCursor = textCursor(
+  (key) => isId('merchant', key),
+  (r: { merchant: Merchant; wallets: Wallet[] }) => r.merchant.id,
+);
 
 const limitText = (paise: bigint | null) => (paise === null ? null : formatPaise(paise));
 
@@ -291,11 +296,10 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
     },
     async (request) => {
       const q = request.query;
-      const limit = pageLimit(q.limit);
-      const after = decodeCursor(q.cursor, (key) => isId('merchant', key));
       const search = q.q?.trim();
-      const rows = await merchants.page({ search: search || undefined, status: q.status, limit: limit + 1, after });
-      const page = pageOf(rows, limit, (r) => r.merchant.id);
+      const page = await readPage(q, merchantCursor, (limit, after) =>
+        merchants.page({ search: search || undefined, status: q.status, limit, after }),
+      );
       return { ...page, data: page.data.map((r) => merchantView(r.merchant, r.wallets)) };
     },
   );

@@ -1,11 +1,10 @@
-import { isId, ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
+import { ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { MerchantService } from '../../services/MerchantService.ts';
 import type { PayoutAdminService } from '../../services/PayoutAdminService.ts';
 import type { WebhookAdminService } from '../../services/WebhookAdminService.ts';
 import { AdminError } from '../AdminError.ts';
-import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
-import { createdRange, deliverySummary, withMerchantNames } from '../consoleListing.ts';
+import { readPayouts } from '../reads/payouts.ts';
 import { adminPayoutView } from '../views/adminPayoutView.ts';
 import { adminError, adminErrorResponses, historyActor, adminRouteOptions } from './adminSchemas.ts';
 
@@ -14,6 +13,7 @@ export function adminPayoutRoutes(
   app: FastifyInstance,
   deps: { payoutAdmin: PayoutAdminService; merchants: MerchantService; webhookAdmin: WebhookAdminService },
 ) {
+  const payouts = readPayouts(deps);
   app.get<RouteRequest<'GET /admin/v1/payouts'>>(
     '/admin/v1/payouts',
     {
@@ -25,20 +25,7 @@ export function adminPayoutRoutes(
         response: { ...R['GET /admin/v1/payouts'].response, ...adminErrorResponses },
       },
     },
-    async (request) => {
-      const q = request.query;
-      const limit = pageLimit(q.limit);
-      const after = decodeCursor(q.cursor, (key) => isId('payout', key));
-      const rows = await deps.payoutAdmin.page({
-        merchantId: q.merchant_id || undefined,
-        status: q.status,
-        limit: limit + 1,
-        after,
-        ...createdRange(q),
-      });
-      const page = pageOf(rows, limit, (p) => p.id);
-      return { ...page, data: await withMerchantNames(deps.merchants, page.data.map(adminPayoutView)) };
-    },
+    async (request) => payouts.list(request.query, 'operator'),
   );
 
   app.get<RouteRequest<'GET /admin/v1/payouts/:transaction_id'>>(
@@ -52,13 +39,7 @@ export function adminPayoutRoutes(
         response: { ...R['GET /admin/v1/payouts/:transaction_id'].response, ...adminErrorResponses },
       },
     },
-    async (request) => {
-      const { transaction_id } = request.params;
-      const payout = await deps.payoutAdmin.get(transaction_id);
-      if (!payout) throw AdminError.notFound('payout');
-      const [view] = await withMerchantNames(deps.merchants, [adminPayoutView(payout)]);
-      return view;
-    },
+    async (request) => payouts.get(request.params.transaction_id, 'operator'),
   );
 
   app.get<RouteRequest<'GET /admin/v1/payouts/:transaction_id/timeline'>>(
@@ -72,12 +53,7 @@ export function adminPayoutRoutes(
         response: { ...R['GET /admin/v1/payouts/:transaction_id/timeline'].response, ...adminErrorResponses },
       },
     },
-    async (request) => {
-      const { transaction_id } = request.params;
-      const events = await deps.payoutAdmin.timeline(transaction_id);
-      if (!events) throw AdminError.notFound('payout');
-      return { transaction_id, events, deliveries: await deliverySummary(deps.webhookAdmin, transaction_id) };
-    },
+    async (request) => payouts.timeline(request.params.transaction_id, 'operator'),
   );
 
   app.post<RouteRequest<'POST /admin/v1/payouts/:transaction_id/resolve'>>(

@@ -12,7 +12,7 @@ import {
 } from '../../services/ReconciliationService.ts';
 import { AdminError } from '../AdminError.ts';
 import { csvText } from '../csv.ts';
-import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
+import { readPage, textCursor } from '../pageCursor.ts';
 import { adminError, adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
 /** A statement file may be large (a busy account's day as camt.053 runs to megabytes). */
@@ -20,6 +20,11 @@ export const STATEMENT_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
 
 /** The media types a statement is sent as: camt.053 as XML, MT940 as text. */
 export const STATEMENT_MEDIA_TYPES = ['application/xml', 'text/xml', 'text/plain'];
+
+const runCursor = textCursor(
+  (key) => RUN_ID_PATTERN.test(key),
+  (r: RunSummary) => r.id,
+);
 
 const paise = (v: bigint | null) => (v === null ? null : formatPaise(v));
 
@@ -239,11 +244,9 @@ export function adminReconciliationRoutes(app: FastifyInstance, deps: { reconcil
       },
     },
     async (request) => {
-      const q = request.query;
-      const limit = pageLimit(q.limit);
-      const before = decodeCursor(q.cursor, (key) => RUN_ID_PATTERN.test(key));
-      const rows = await deps.reconciliation.page({ limit: limit + 1, before });
-      const page = pageOf(rows, limit, (r) => r.id);
+      const page = await readPage(request.query, runCursor, (limit, before) =>
+        deps.reconciliation.page({ limit, before }),
+      );
       return { ...page, data: page.data.map(runView) };
     },
   );

@@ -3,14 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { parseStatementBound } from '../../domain/statement.ts';
 import type { WebhookAdminService } from '../../services/WebhookAdminService.ts';
 import { AdminError } from '../AdminError.ts';
-import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
-import { deliveryView } from '../views/deliveryView.ts';
+import { readDeliveries } from '../reads/deliveries.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
-
-const INT8_MAX = 9_223_372_036_854_775_807n;
 
 /** Operator routes for webhook deliveries: list with their attempts, and replay. */
 export function adminWebhookRoutes(app: FastifyInstance, deps: { webhookAdmin: WebhookAdminService }) {
+  const deliveries = readDeliveries(deps);
   app.get<RouteRequest<'GET /admin/v1/webhooks/deliveries'>>(
     '/admin/v1/webhooks/deliveries',
     {
@@ -22,21 +20,7 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { webhookAdmin: W
         response: { ...R['GET /admin/v1/webhooks/deliveries'].response, ...adminErrorResponses },
       },
     },
-    async (request) => {
-      const q = request.query;
-      const limit = pageLimit(q.limit);
-      // A sequence number is an int8: a cursor beyond it is not one we issued (and would overflow the query).
-      const before = decodeCursor(q.cursor, (key) => /^[0-9]{1,19}$/.test(key) && BigInt(key) <= INT8_MAX);
-      const rows = await deps.webhookAdmin.page({
-        merchantId: q.merchant_id || undefined,
-        state: q.state,
-        subjectId: q.subject_id || undefined,
-        limit: limit + 1,
-        before: before === undefined ? undefined : BigInt(before),
-      });
-      const page = pageOf(rows, limit, (r) => String(r.delivery.seq));
-      return { ...page, data: page.data.map((r) => deliveryView(r.delivery, r.attempts)) };
-    },
+    async (request) => deliveries.list(request.query, 'operator'),
   );
 
   app.post<RouteRequest<'POST /admin/v1/webhooks/deliveries/:id/replay'>>(
@@ -51,11 +35,7 @@ export function adminWebhookRoutes(app: FastifyInstance, deps: { webhookAdmin: W
         response: { ...R['POST /admin/v1/webhooks/deliveries/:id/replay'].response, ...adminErrorResponses },
       },
     },
-    async (request, reply) => {
-      const { id } = request.params;
-      if (!(await deps.webhookAdmin.replay(id))) throw AdminError.notFound('delivery');
-      return reply.code(202).send({ id, state: 'pending' });
-    },
+    async (request, reply) => reply.code(202).send(await deliveries.replay(request.params.id, 'operator')),
   );
 
   app.post<RouteRequest<'POST /admin/v1/webhooks/deliveries/replay'>>(

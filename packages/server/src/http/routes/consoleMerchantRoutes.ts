@@ -17,18 +17,14 @@ import type { WalletStatementService } from '../../services/WalletStatementServi
 import type { WebhookAdminService } from '../../services/WebhookAdminService.ts';
 import { AdminError } from '../AdminError.ts';
 import { answerStatement } from '../answerStatement.ts';
-import { batchKeyOf, parseBatchKey } from '../batchKey.ts';
 import { clearSessionCookie, consoleCookieNames, readCookie, secureCookies } from '../consoleCookies.ts';
-import { createdRange, deliverySummary } from '../consoleListing.ts';
 import { consoleSignIn } from '../consoleSignIn.ts';
-import { decodeCursor, pageLimit, pageOf } from '../pageCursor.ts';
+import { readBatches } from '../reads/batches.ts';
+import { readCollections } from '../reads/collections.ts';
+import { readDeliveries } from '../reads/deliveries.ts';
+import { readPayouts } from '../reads/payouts.ts';
 import { checkCsrf, recordAudit } from '../plugins/operatorAuth.ts';
 import type { SignInThrottle } from '../../services/SignInThrottle.ts';
-import { adminCollectionView } from '../views/adminCollectionView.ts';
-import { adminPayoutView } from '../views/adminPayoutView.ts';
-import { batchDetailView } from '../views/batchDetailView.ts';
-import { batchView } from '../views/batchView.ts';
-import { deliveryView } from '../views/deliveryView.ts';
 import { merchantJson } from '../views/merchantJson.ts';
 import { statsView } from '../views/statsView.ts';
 import { adminError, adminRouteOptions } from './adminSchemas.ts';
@@ -120,6 +116,10 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
   });
 
   function routes(scope: FastifyInstance) {
+    const payouts = readPayouts(deps);
+    const collections = readCollections(deps);
+    const batches = readBatches(deps);
+    const deliveries = readDeliveries(deps);
     scope.get(
       '/console/api/merchant/session',
       {
@@ -216,17 +216,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
           response: { ...R['GET /console/api/merchant/payouts'].response, ...errors },
         },
       },
-      async (request) => {
-        const q = request.query;
-        const limit = pageLimit(q.limit);
-        const after = decodeCursor(q.cursor, (key) => isId('payout', key));
-        const rows = await deps.payoutAdmin.page(
-          { status: q.status, limit: limit + 1, after, ...createdRange(q) },
-          scopeOf(request),
-        );
-        const page = pageOf(rows, limit, (p) => p.id);
-        return { ...page, data: page.data.map(adminPayoutView) };
-      },
+      async (request) => payouts.list(request.query, scopeOf(request)),
     );
 
     scope.get<RouteRequest<'GET /console/api/merchant/payouts/:transaction_id'>>(
@@ -240,12 +230,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
           response: { ...R['GET /console/api/merchant/payouts/:transaction_id'].response, ...errors },
         },
       },
-      async (request) => {
-        const { transaction_id } = request.params;
-        const payout = await deps.payoutAdmin.get(transaction_id, scopeOf(request));
-        if (!payout) throw AdminError.notFound('payout');
-        return adminPayoutView(payout);
-      },
+      async (request) => payouts.get(request.params.transaction_id, scopeOf(request)),
     );
 
     scope.get<RouteRequest<'GET /console/api/merchant/payouts/:transaction_id/timeline'>>(
@@ -259,17 +244,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
           response: { ...R['GET /console/api/merchant/payouts/:transaction_id/timeline'].response, ...errors },
         },
       },
-      async (request) => {
-        const { transaction_id } = request.params;
-        const scope = scopeOf(request);
-        const events = await deps.payoutAdmin.timeline(transaction_id, scope);
-        if (!events) throw AdminError.notFound('payout');
-        return {
-          transaction_id,
-          events,
-          deliveries: await deliverySummary(deps.webhookAdmin, transaction_id, scope),
-        };
-      },
+      async (request) => payouts.timeline(request.params.transaction_id, scopeOf(request)),
     );
 
     scope.get<RouteRequest<'GET /console/api/merchant/collections'>>(
@@ -283,17 +258,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
           response: { ...R['GET /console/api/merchant/collections'].response, ...errors },
         },
       },
-      async (request) => {
-        const q = request.query;
-        const limit = pageLimit(q.limit);
-        const after = decodeCursor(q.cursor, (key) => isId('collection', key));
-        const rows = await deps.collections.page(
-          { status: q.status, limit: limit + 1, after, ...createdRange(q) },
-          scopeOf(request),
-        );
-        const page = pageOf(rows, limit, (c) => c.id);
-        return { ...page, data: page.data.map((c) => adminCollectionView(c, deps.collections.wire(c))) };
-      },
+      async (request) => collections.list(request.query, scopeOf(request)),
     );
 
     scope.get<RouteRequest<'GET /console/api/merchant/collections/:txnId'>>(
@@ -307,12 +272,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
           response: { ...R['GET /console/api/merchant/collections/:txnId'].response, ...errors },
         },
       },
-      async (request) => {
-        const { txnId } = request.params;
-        const found = await deps.collections.find(txnId, scopeOf(request));
-        if (!found) throw AdminError.notFound('collection');
-        return adminCollectionView(found, deps.collections.wire(found));
-      },
+      async (request) => collections.get(request.params.txnId, scopeOf(request)),
     );
 
     scope.get<RouteRequest<'GET /console/api/merchant/collections/:txnId/qr'>>(
@@ -349,17 +309,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
           response: { ...R['GET /console/api/merchant/batches'].response, ...errors },
         },
       },
-      async (request) => {
-        const q = request.query;
-        const limit = pageLimit(q.limit);
-        const key = decodeCursor(q.cursor, (k) => parseBatchKey(k) !== null);
-        const rows = await deps.bulkPayouts.page(
-          { limit: limit + 1, after: key ? (parseBatchKey(key) ?? undefined) : undefined, ...createdRange(q) },
-          scopeOf(request),
-        );
-        const page = pageOf(rows, limit, batchKeyOf);
-        return { ...page, data: page.data.map(batchView) };
-      },
+      async (request) => batches.list(request.query, scopeOf(request)),
     );
 
     scope.get<RouteRequest<'GET /console/api/merchant/batches/:batch_id'>>(
@@ -373,13 +323,8 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
           response: { ...R['GET /console/api/merchant/batches/:batch_id'].response, ...errors },
         },
       },
-      async (request) => {
-        const { batch_id } = request.params;
-        // Looked up under the signed-in merchant only: another merchant's batch id is simply not there.
-        const found = await deps.bulkPayouts.get(batch_id, scopeOf(request));
-        if (!found) throw AdminError.notFound('batch');
-        return batchDetailView(found);
-      },
+      // Looked up under the signed-in merchant only: another merchant's batch id is simply not there.
+      async (request) => batches.get(request.params.batch_id, scopeOf(request)),
     );
 
     scope.get<RouteRequest<'GET /console/api/merchant/webhooks/deliveries'>>(
@@ -393,17 +338,7 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
           response: { ...R['GET /console/api/merchant/webhooks/deliveries'].response, ...errors },
         },
       },
-      async (request) => {
-        const q = request.query;
-        const limit = pageLimit(q.limit);
-        const before = decodeCursor(q.cursor, (key) => /^[0-9]{1,19}$/.test(key));
-        const rows = await deps.webhookAdmin.page(
-          { state: q.state, limit: limit + 1, before: before === undefined ? undefined : BigInt(before) },
-          scopeOf(request),
-        );
-        const page = pageOf(rows, limit, (d) => String(d.delivery.seq));
-        return { ...page, data: page.data.map((d) => deliveryView(d.delivery, d.attempts)) };
-      },
+      async (request) => deliveries.list(request.query, scopeOf(request)),
     );
 
     scope.post(
@@ -441,11 +376,8 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
           response: { ...R['POST /console/api/merchant/webhooks/deliveries/:id/replay'].response, ...errors },
         },
       },
-      async (request, reply: FastifyReply) => {
-        const { id } = request.params;
-        if (!(await deps.webhookAdmin.replay(id, scopeOf(request)))) throw AdminError.notFound('delivery');
-        return reply.code(202).send({ id, state: 'pending' });
-      },
+      async (request, reply: FastifyReply) =>
+        reply.code(202).send(await deliveries.replay(request.params.id, scopeOf(request))),
     );
   }
 }
