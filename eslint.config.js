@@ -148,7 +148,10 @@ export default tseslint.config(
     ['fastify', 'fastify/**', '@fastify/**', 'pg', 'ioredis'],
   ),
   ...layer('packages/server/src/store/**', ['**/http/**', '**/services/**', '**/jobs/**', '**/rails/**']),
-  ...layer('packages/server/src/{services,jobs,rails,observability}/**', ['**/http/**'], ['fastify', '@fastify/**']),
+  ...layer('packages/server/src/{services,jobs,observability}/**', ['**/http/**'], ['fastify', '@fastify/**']),
+  // Connectors are asked and answer: what becomes of an answer (recording it, applying it, the next job) is the use
+  // cases' (services/, jobs/), which call rails/, never the other way round; a connector keeps no storage of its own.
+  ...layer('packages/server/src/rails/**', ['**/http/**', '**/services/**', '**/store/**'], ['fastify', '@fastify/**']),
   // Routes parse, call one service method and answer: http/ never reaches the store (repositories, Database).
   ...layer('packages/server/src/http/**', ['**/store/**']),
   ...layer(

@@ -29,6 +29,7 @@ import { TreasuryService } from './services/TreasuryService.ts';
 import { UpstreamWebhooks } from './services/UpstreamWebhooks.ts';
 import { UpstreamConnector } from './rails/upstream/UpstreamConnector.ts';
 import { UpstreamCollections } from './rails/upstream/UpstreamCollections.ts';
+import { UpstreamCollectionService } from './services/UpstreamCollectionService.ts';
 import { BankFileConnector } from './rails/bankfile/BankFileConnector.ts';
 import { BankFileCutoff } from './jobs/BankFileCutoff.ts';
 import { BankFileInbox } from './jobs/BankFileInbox.ts';
@@ -243,19 +244,27 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   const payoutAdmin = new PayoutAdminService(db, lifecycle, config.mode);
   // Payment-page links: PAYRAIL_PUBLIC_URL, else the listen address (its port is known once listening: PORT=0).
   let publicUrl = config.publicUrl ?? defaultPublicUrl(config.host, config.port);
+  const collectionOutcomes = new CollectionOutcomes(db, metrics, {
+    mode: config.mode,
+    publicUrl: () => publicUrl,
+    clock,
+  });
+  const connectorHealth = new ConnectorHealth(clock);
   // Collections go upstream when the upstream is the default connector (docs/operator/connectors.md, "Collections through the upstream").
   const upstreamForCollections = connectors.get('upstream');
   const upstreamCollections =
     upstreamForCollections instanceof UpstreamConnector &&
     connectors.defaultConnector === upstreamForCollections &&
     config.connectors.upstream
-      ? new UpstreamCollections(db, upstreamForCollections.client, config.connectors.upstream, () => publicUrl, clock)
+      ? new UpstreamCollectionService(
+          db,
+          new UpstreamCollections(upstreamForCollections.client, config.connectors.upstream, () => publicUrl),
+          config.connectors.upstream,
+          collectionOutcomes,
+          connectorHealth,
+          clock,
+        )
       : null;
-  const collectionOutcomes = new CollectionOutcomes(db, metrics, {
-    mode: config.mode,
-    publicUrl: () => publicUrl,
-    clock,
-  });
   const collections = new CollectionReads(db, () => publicUrl);
   const merchantCollections = new MerchantCollectionService(db, callbackPolicy, {
     mode: config.mode,
@@ -267,11 +276,9 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   const collectionSimulator = new CollectionSimulator(db, collectionOutcomes, () => publicUrl);
   const paymentPages = new PaymentPageService(db, collectionSimulator, config.mode);
   const collectionNotifications = new CollectionNotifications(db, collectionOutcomes);
-  const connectorHealth = new ConnectorHealth(clock);
   const stepper = new PayoutStepper(db, connectors, lifecycle, clock, connectorHealth, config.workerLeaseMs / 2);
   const treasury = new TreasuryService(db, connectors, connectorHealth, clock);
   metrics.refreshConnectors = () => treasury.refreshMetrics(metrics);
-  upstreamCollections?.bind(collectionOutcomes, connectorHealth);
   const upstream = connectors.get('upstream');
   const upstreamWebhookSecret = config.connectors.upstream?.webhookSecret;
   const upstreamWebhooks =

@@ -38,7 +38,7 @@ export interface MerchantCollectionServiceOptions {
   publicUrl: () => string;
   /** The composition root's clock. */
   clock: Clock;
-  /** Set when collections are routed to the upstream connector (rails/upstream/UpstreamCollections.ts). */
+  /** Set when collections are routed to the upstream connector (UpstreamCollectionService.ts). */
   upstream?: UpstreamCollectionRouting | null;
 }
 

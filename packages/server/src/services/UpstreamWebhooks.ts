@@ -1,11 +1,11 @@
 import { isId, PROVIDER_SIGNATURE_HEADER, BODY_SIGNATURE_HEADER, verifyBodySignature } from '@payrail/protocol';
 import type { UpstreamClient } from '../rails/upstream/UpstreamClient.ts';
-import type { UpstreamCollections } from '../rails/upstream/UpstreamCollections.ts';
 import { upstreamOutcome } from '../rails/upstream/UpstreamConnector.ts';
 import type { Database } from '../store/Database.ts';
 import { JobRepository } from '../store/repositories/JobRepository.ts';
 import { PayoutRepository } from '../store/repositories/PayoutRepository.ts';
 import { UPSTREAM_EVENTS, type BankNotifications } from './BankNotifications.ts';
+import type { UpstreamCollectionService } from './UpstreamCollectionService.ts';
 
 /** What became of an upstream webhook (the route answers 200 for the first three, 401 or 400 otherwise). */
 export type UpstreamEventResult =
@@ -23,7 +23,7 @@ export type UpstreamEventResult =
  * refused into the exceptions queue. An event that does not verify changes nothing either; if its `data` opens with Payrail's upstream
  * credentials and names one of our payouts, that payout is polled now instead (the upstream is asked, not believed).
  * Collections routed upstream are the same: joined on `senderId` (our txnId), applied through the collection state
- * machine (UpstreamCollections), polled at once when the event does not verify.
+ * machine (UpstreamCollectionService), polled at once when the event does not verify.
  */
 export class UpstreamWebhooks {
   constructor(
@@ -31,7 +31,7 @@ export class UpstreamWebhooks {
     private readonly client: UpstreamClient,
     private readonly secret: string,
     private readonly notifications: BankNotifications,
-    private readonly collections: UpstreamCollections | null = null,
+    private readonly collections: UpstreamCollectionService | null = null,
   ) {}
 
   async receive(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Promise<UpstreamEventResult> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../Database.ts';
 
-/** `collection.upstream`: the follow-up of a collection routed upstream (rails/upstream/UpstreamCollections.ts). */
+/** `collection.upstream`: the follow-up of a collection routed upstream (services/UpstreamCollectionService.ts). */
 export type JobKind = 'payout.advance' | 'collection.expire' | 'collection.upstream';
 
 export interface Job {
