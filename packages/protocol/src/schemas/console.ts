@@ -1,6 +1,7 @@
 import { COLLECTION_STATUSES, PAYOUT_STATUSES } from '../wire.ts';
 import { createdRangeQuery, pageQueryProperties, rupeesText, text } from './common.ts';
-import { DELIVERY_STATES, statsView } from './admin.ts';
+import { DELIVERY_STATES } from './admin/deliveries.ts';
+import { statsView } from './admin/stats.ts';
 
 /** The console's own routes (docs/operator/console.md): operator and merchant sessions and the merchant's reads. */
 

@@ -1,6 +1,6 @@
 export * from './common.ts';
 export * from './merchant.ts';
-export * from './admin.ts';
+export * from './admin/index.ts';
 export * from './console.ts';
 export * from './exceptions.ts';
 export * from './ops.ts';

@@ -1,4 +1,4 @@
-import * as A from './admin.ts';
+import * as A from './admin/index.ts';
 import { adminError, noContent, textBody } from './common.ts';
 import * as C from './console.ts';
 import * as X from './exceptions.ts';

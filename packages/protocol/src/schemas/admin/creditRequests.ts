@@ -1,0 +1,38 @@
+import { dateTime, nullableDateTime, nullableText, pageSchema, rupeesText, text } from '../common.ts';
+
+/** Credit requests (maker ≠ checker): a credit waiting for a second operator. */
+
+export const CREDIT_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
+
+export const creditRequestView = {
+  type: 'object',
+  properties: {
+    credit_request_id: text,
+    wallet_id: text,
+    amount: rupeesText,
+    reference: nullableText,
+    status: { type: 'string', enum: CREDIT_REQUEST_STATUSES },
+    requested_by: text,
+    decided_by: nullableText,
+    decided_at: nullableDateTime,
+    created_at: dateTime,
+    balance: { ...rupeesText, description: 'Approval: the wallet balance after the credit' },
+  },
+} as const;
+
+export const creditRequestQuery = {
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: CREDIT_REQUEST_STATUSES },
+    limit: { type: 'string', pattern: '^[0-9]+$' },
+    cursor: { type: 'string', maxLength: 100 },
+  },
+} as const;
+
+export const creditRequestIdParam = {
+  type: 'object',
+  required: ['credit_request_id'],
+  properties: { credit_request_id: { type: 'string', maxLength: 40 } },
+} as const;
+
+export const creditRequestPage = pageSchema(creditRequestView);

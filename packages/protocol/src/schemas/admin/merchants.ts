@@ -1,0 +1,113 @@
+import { dateTime, integer, nullableText, pageSchema, text } from '../common.ts';
+import { SCHEME_NAMES } from './schemeNames.ts';
+import { amountInput, walletView } from './wallets.ts';
+
+/** Merchants: create, read, list, change, and rotate their keys and webhook secret. */
+
+export const MERCHANT_STATUSES = ['active', 'suspended'] as const;
+
+export const merchantIdParam = {
+  type: 'object',
+  required: ['merchant_id'],
+  properties: { merchant_id: { type: 'string' } },
+} as const;
+
+const merchantLimits = {
+  type: 'object',
+  properties: { daily_limit: nullableText, monthly_limit: nullableText },
+} as const;
+
+const merchantSettings = {
+  type: 'object',
+  properties: {
+    collection_callback_url: nullableText,
+    upi_vpa: nullableText,
+    upi_payee_name: nullableText,
+    beneficiary_verification: { type: 'string', enum: ['off', 'required'] },
+    min_name_match_score: integer,
+    default_scheme: { type: 'string', enum: SCHEME_NAMES },
+  },
+} as const;
+
+/** A merchant without secrets: limits and settings at the top level and grouped, and its wallets. */
+export const merchantView = {
+  type: 'object',
+  required: ['merchant_id', 'name', 'status', 'wallets'],
+  properties: {
+    merchant_id: text,
+    name: text,
+    status: { type: 'string', enum: MERCHANT_STATUSES },
+    ...merchantLimits.properties,
+    ...merchantSettings.properties,
+    limits: merchantLimits,
+    settings: merchantSettings,
+    wallets: { type: 'array', items: walletView },
+    created_at: dateTime,
+    updated_at: dateTime,
+  },
+} as const;
+
+export const merchantCreateBody = {
+  type: 'object',
+  required: ['name'],
+  additionalProperties: false,
+  properties: { name: { type: 'string', minLength: 1, maxLength: 200 } },
+} as const;
+
+export const merchantCreated = {
+  type: 'object',
+  properties: {
+    merchant_id: text,
+    name: text,
+    api_key: text,
+    secret_key: text,
+    webhook_secret: text,
+    wallet_id: text,
+  },
+} as const;
+
+export const merchantPatchBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    daily_limit: { anyOf: [amountInput, { type: 'null' }] },
+    monthly_limit: { anyOf: [amountInput, { type: 'null' }] },
+    collection_callback_url: { type: ['string', 'null'], maxLength: 2048 },
+    upi_vpa: { type: ['string', 'null'], maxLength: 300 },
+    upi_payee_name: { type: ['string', 'null'], maxLength: 100 },
+    status: { type: 'string', enum: MERCHANT_STATUSES },
+    beneficiary_verification: { type: 'string', enum: ['off', 'required'] },
+    min_name_match_score: { type: 'integer', minimum: 0, maximum: 100 },
+    default_scheme: {
+      type: 'string',
+      enum: SCHEME_NAMES,
+      description: 'Scheme of a token issued from plain credentials on the V1 token path (default v2)',
+    },
+  },
+} as const;
+
+export const merchantListQuery = {
+  type: 'object',
+  properties: {
+    q: { type: 'string', maxLength: 200, description: 'exact merchant_id, or part of the name (any case)' },
+    status: { type: 'string', enum: MERCHANT_STATUSES },
+    limit: { type: 'string', pattern: '^[0-9]+$' },
+    cursor: { type: 'string' },
+  },
+} as const;
+
+export const merchantPage = pageSchema(merchantView);
+
+export const credentialsRotated = {
+  type: 'object',
+  properties: { merchant_id: text, api_key: text, secret_key: text },
+} as const;
+
+export const webhookSecretRotated = {
+  type: 'object',
+  properties: {
+    merchant_id: text,
+    webhook_secret: text,
+    previous_secret_expires_at: { type: 'string', format: 'date-time' },
+  },
+} as const;

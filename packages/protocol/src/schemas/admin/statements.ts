@@ -1,0 +1,47 @@
+import { dateTime, nullableDateTime, nullableText, rupeesText, text } from '../common.ts';
+
+/** Wallet statements (JSON; `format=csv` answers CSV with the same columns). */
+
+export const statementQuery = {
+  type: 'object',
+  properties: {
+    from: { type: 'string', maxLength: 40, description: 'ISO date-time, or YYYY-MM-DD (start of that day, IST)' },
+    to: {
+      type: 'string',
+      maxLength: 40,
+      description: 'ISO date-time (exclusive), or YYYY-MM-DD (end of that day, IST)',
+    },
+    format: { type: 'string', enum: ['json', 'csv'] },
+  },
+} as const;
+
+/** A wallet statement as JSON (`format=csv` answers text/csv with the same columns). */
+export const statementView = {
+  type: 'object',
+  properties: {
+    wallet_id: text,
+    currency: { type: 'string', const: 'INR' },
+    from: nullableDateTime,
+    to: nullableDateTime,
+    opening_balance: rupeesText,
+    total_credits: rupeesText,
+    total_debits: rupeesText,
+    closing_balance: rupeesText,
+    entries: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          entry_id: text,
+          created_at: dateTime,
+          kind: text,
+          amount: rupeesText,
+          balance: rupeesText,
+          reference: nullableText,
+          payout_id: nullableText,
+          collection_id: nullableText,
+        },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,46 @@
+import { bool, dateTime, rupeesText, text } from '../common.ts';
+
+/** Wallets: one wallet, a new one, and a credit to it. */
+
+/** Rupees as decimal text with at most two fraction digits (a JSON number is accepted too). */
+export const amountInput = {
+  anyOf: [
+    { type: 'string', pattern: '^[0-9]+(\\.[0-9]{1,2})?$' },
+    { type: 'number', exclusiveMinimum: 0 },
+  ],
+  description: 'Rupees as decimal text with at most two fraction digits (a JSON number is accepted too)',
+} as const;
+
+export const walletIdParam = {
+  type: 'object',
+  required: ['wallet_id'],
+  properties: { wallet_id: { type: 'string' } },
+} as const;
+
+export const walletView = {
+  type: 'object',
+  required: ['wallet_id', 'balance', 'currency', 'created_at', 'updated_at'],
+  properties: {
+    wallet_id: text,
+    balance: rupeesText,
+    on_hold: { ...rupeesText, description: 'Sum of the payouts not yet final (GET /admin/v1/wallets/{wallet_id})' },
+    currency: { type: 'string', const: 'INR' },
+    created_at: dateTime,
+    updated_at: dateTime,
+    merchant_id: { type: 'string', description: 'GET /admin/v1/wallets/{wallet_id} only' },
+  },
+} as const;
+
+export const walletCreated = { type: 'object', properties: { wallet_id: text } } as const;
+
+export const walletCreditBody = {
+  type: 'object',
+  required: ['amount'],
+  additionalProperties: false,
+  properties: { amount: amountInput, reference: { type: 'string', minLength: 1, maxLength: 100 } },
+} as const;
+
+export const walletCredited = {
+  type: 'object',
+  properties: { wallet_id: text, balance: rupeesText, duplicate: bool },
+} as const;
