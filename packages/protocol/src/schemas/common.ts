@@ -52,7 +52,7 @@ export function textBody<const D extends string>(description: D) {
 /** The 204 of a route that answers no body. */
 export const noContent = { type: 'null', description: 'No content' } as const;
 
-/** `limit` and `cursor` of the operator list routes. */
+/** `limit` and `cursor` of every list route's query (the server's readPage); a list may lengthen `cursor`. */
 export const pageQueryProperties = {
   limit: { type: 'string', pattern: '^[0-9]+$' },
   cursor: { type: 'string', maxLength: 100 },

@@ -1,5 +1,6 @@
 import { COLLECTION_STATUSES, PAYOUT_STATUSES } from '../wire.ts';
 import { createdRangeQuery, pageQueryProperties, rupeesText, text } from './common.ts';
+import { batchListQuery } from './admin/batches.ts';
 import { DELIVERY_STATES } from './admin/deliveries.ts';
 import { statsView } from './admin/stats.ts';
 
@@ -116,8 +117,8 @@ export const consoleCollectionQuery = pageQuery({
   status: { type: 'string', enum: COLLECTION_STATUSES },
   ...createdRangeQuery,
 });
-/** The batch cursor carries time, merchant and batch id: longer than the other lists' cursors. */
-export const consoleBatchQuery = pageQuery({ cursor: { type: 'string', maxLength: 400 }, ...createdRangeQuery });
+/** The batch cursor carries time, merchant and batch id: the operator's list's (longer than the other lists'). */
+export const consoleBatchQuery = pageQuery({ cursor: batchListQuery.properties.cursor, ...createdRangeQuery });
 export const consoleDeliveryQuery = pageQuery({ state: { type: 'string', enum: DELIVERY_STATES } });
 
 export const consoleTransactionParam = {

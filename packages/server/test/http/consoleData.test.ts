@@ -359,6 +359,37 @@ describe.each(ENGINES)('console data routes on %s', (engine) => {
       expect((await mine.request('GET', '/console/api/merchant/batches?cursor=bm9wZQ')).status).toBe(400);
     });
 
+    it('pages past a batch whose cursor is longer than the other lists’ (100), on both sides alike', async () => {
+      // The longest batch_id there is: its cursor (time, merchant and batch id) runs past 100 characters.
+      const longest = `${senderId('b')}-${'x'.repeat(50)}`.slice(0, 50);
+      const sent = await c.client.post('/payout/v1/bulk', {
+        batch_id: longest,
+        items: [
+          {
+            sender_id: senderId('bk'),
+            wallet_id: c.merchant.wallet_id,
+            payment_mode: 'IMPS',
+            amount: '1.00',
+            beneficiary: { ...PLAIN_BENEFICIARY },
+          },
+        ],
+      });
+      expect(sent.body.resp_code).toBe(2000);
+      const lists = [
+        (q: string) => mine.request('GET', `/console/api/merchant/batches${q}`),
+        (q: string) => admin(t.url, 'GET', `/admin/v1/batches?merchant_id=${c.merchant.merchant_id}&${q.slice(1)}`),
+      ];
+      for (const list of lists) {
+        const first = await list('?limit=1');
+        expect(first.body).toMatchObject({ has_more: true, data: [expect.objectContaining({ batch_id: longest })] });
+        const cursor = first.body.next_cursor as string;
+        expect(cursor.length).toBeGreaterThan(100);
+        const next = await list(`?limit=1&cursor=${cursor}`);
+        expect(next.status).toBe(200);
+        expect((next.body.data as { batch_id: string }[])[0]?.batch_id).not.toBe(longest);
+      }
+    });
+
     it("answers 404 for another merchant's batch, collection and QR; the own QR is an SVG", async () => {
       const qr = await fetch(`${t.url}/console/api/merchant/collections/${txnId}/qr`, {
         headers: { cookie: mine.cookie },

@@ -48,6 +48,25 @@ describe.each(ENGINES)('operator input at the edges on %s', (engine) => {
     }
   });
 
+  it('a cursor longer than any a list writes is 400', async () => {
+    const lists = [
+      'payouts',
+      'collections',
+      'merchants',
+      'webhooks/deliveries',
+      'credit-requests',
+      'audit',
+      'exceptions',
+    ];
+    for (const list of lists) {
+      const res = await admin(t.url, 'GET', `/admin/v1/${list}?cursor=${'x'.repeat(101)}`);
+      expect(res.status, list).toBe(400);
+      expect(res.body).toMatchObject({ error: { code: 'invalid_request' } });
+    }
+    const batches = await admin(t.url, 'GET', `/admin/v1/batches?cursor=${'x'.repeat(401)}`);
+    expect(batches.status).toBe(400);
+  });
+
   it('a huge limit is clamped, never a SQL error', async () => {
     for (const path of ['/admin/v1/webhooks/deliveries', '/admin/v1/payouts', '/admin/v1/collections']) {
       const res = await admin(t.url, 'GET', `${path}?limit=99999999999999999999999`);

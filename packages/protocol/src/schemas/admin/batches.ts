@@ -6,6 +6,7 @@ import {
   integer,
   nullableDateTime,
   nullableText,
+  pageQueryProperties,
   pageSchema,
   rupeesText,
   text,
@@ -61,8 +62,9 @@ export const batchListQuery = {
   type: 'object',
   properties: {
     merchant_id: { type: 'string' },
-    limit: { type: 'string', pattern: '^[0-9]+$' },
-    cursor: { type: 'string' },
+    ...pageQueryProperties,
+    // The batch cursor carries time, merchant and batch id: longer than the other lists' cursors.
+    cursor: { type: 'string', maxLength: 400 },
     ...createdRangeQuery,
   },
 } as const;

@@ -1,6 +1,6 @@
 import { COLLECTION_STATUSES } from '../../wire.ts';
 import { WIRE_SCHEMAS } from '../../wireSchemas.ts';
-import { createdRangeQuery, nullableText, pageSchema, text } from '../common.ts';
+import { createdRangeQuery, nullableText, pageQueryProperties, pageSchema, text } from '../common.ts';
 import { SCHEME_NAMES } from './schemeNames.ts';
 import { timelineEvent } from './timeline.ts';
 
@@ -26,8 +26,7 @@ export const collectionListQuery = {
     merchant_id: { type: 'string' },
     status: { type: 'string', enum: COLLECTION_STATUSES },
     sender_id: { type: 'string' },
-    limit: { type: 'string', pattern: '^[0-9]+$' },
-    cursor: { type: 'string' },
+    ...pageQueryProperties,
     ...createdRangeQuery,
   },
 } as const;

@@ -1,4 +1,12 @@
-import { dateTime, nullableDateTime, nullableText, pageSchema, rupeesText, text } from '../common.ts';
+import {
+  dateTime,
+  nullableDateTime,
+  nullableText,
+  pageQueryProperties,
+  pageSchema,
+  rupeesText,
+  text,
+} from '../common.ts';
 
 /** Credit requests (maker ≠ checker): a credit waiting for a second operator. */
 
@@ -24,8 +32,7 @@ export const creditRequestQuery = {
   type: 'object',
   properties: {
     status: { type: 'string', enum: CREDIT_REQUEST_STATUSES },
-    limit: { type: 'string', pattern: '^[0-9]+$' },
-    cursor: { type: 'string', maxLength: 100 },
+    ...pageQueryProperties,
   },
 } as const;
 

@@ -1,4 +1,13 @@
-import { dateTime, integer, nullableDateTime, nullableInteger, nullableText, pageSchema, text } from '../common.ts';
+import {
+  dateTime,
+  integer,
+  nullableDateTime,
+  nullableInteger,
+  nullableText,
+  pageQueryProperties,
+  pageSchema,
+  text,
+} from '../common.ts';
 
 /** Webhook deliveries: pages of them with their attempts, a transaction's, and replays. */
 
@@ -61,8 +70,7 @@ export const deliveryListQuery = {
     merchant_id: { type: 'string' },
     state: { type: 'string', enum: DELIVERY_STATES },
     subject_id: { type: 'string', description: 'transaction_id or txnId' },
-    limit: { type: 'string', pattern: '^[0-9]+$' },
-    cursor: { type: 'string' },
+    ...pageQueryProperties,
   },
 } as const;
 

@@ -1,4 +1,4 @@
-import { dateTime, integer, nullableText, pageSchema, text } from '../common.ts';
+import { dateTime, integer, nullableText, pageQueryProperties, pageSchema, text } from '../common.ts';
 import { SCHEME_NAMES } from './schemeNames.ts';
 import { amountInput, walletView } from './wallets.ts';
 
@@ -91,8 +91,7 @@ export const merchantListQuery = {
   properties: {
     q: { type: 'string', maxLength: 200, description: 'exact merchant_id, or part of the name (any case)' },
     status: { type: 'string', enum: MERCHANT_STATUSES },
-    limit: { type: 'string', pattern: '^[0-9]+$' },
-    cursor: { type: 'string' },
+    ...pageQueryProperties,
   },
 } as const;
 

@@ -1,6 +1,6 @@
 import { PAYOUT_STATUSES } from '../../wire.ts';
 import { WIRE_SCHEMAS } from '../../wireSchemas.ts';
-import { createdRangeQuery, nullableDateTime, nullableText, pageSchema, text } from '../common.ts';
+import { createdRangeQuery, nullableDateTime, nullableText, pageQueryProperties, pageSchema, text } from '../common.ts';
 import { deliverySummary } from './deliveries.ts';
 import { SCHEME_NAMES } from './schemeNames.ts';
 import { timelineEvent } from './timeline.ts';
@@ -32,8 +32,7 @@ export const payoutListQuery = {
   properties: {
     merchant_id: { type: 'string' },
     status: { type: 'string', enum: PAYOUT_STATUSES },
-    limit: { type: 'string', pattern: '^[0-9]+$' },
-    cursor: { type: 'string' },
+    ...pageQueryProperties,
     ...createdRangeQuery,
   },
 } as const;
