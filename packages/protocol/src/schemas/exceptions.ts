@@ -1,4 +1,4 @@
-import { createdRangeQuery, dateTime, pageQueryProperties, pageSchema, text } from './common.ts';
+import { createdRangeQuery, dateTime, idParams, pageQueryProperties, pageSchema, text } from './common.ts';
 
 /**
  * The exceptions queue (docs/operator/exceptions.md): everything that disagrees with Payrail's books, refused outside
@@ -91,11 +91,7 @@ export const exceptionQuery = {
   },
 } as const;
 
-export const exceptionIdParam = {
-  type: 'object',
-  required: ['exception_id'],
-  properties: { exception_id: { type: 'string', maxLength: 40 } },
-} as const;
+export const exceptionIdParam = idParams('exception_id', { type: 'string', maxLength: 40 });
 
 export const exceptionResolveBody = {
   type: 'object',

@@ -1,5 +1,6 @@
 import {
   dateTime,
+  idParams,
   nullableDateTime,
   nullableText,
   pageQueryProperties,
@@ -36,10 +37,6 @@ export const creditRequestQuery = {
   },
 } as const;
 
-export const creditRequestIdParam = {
-  type: 'object',
-  required: ['credit_request_id'],
-  properties: { credit_request_id: { type: 'string', maxLength: 40 } },
-} as const;
+export const creditRequestIdParam = idParams('credit_request_id', { type: 'string', maxLength: 40 });
 
 export const creditRequestPage = pageSchema(creditRequestView);

@@ -1,4 +1,4 @@
-import { dateTime, integer, nullableText, pageQueryProperties, pageSchema, text } from '../common.ts';
+import { dateTime, idParams, integer, nullableText, pageQueryProperties, pageSchema, text } from '../common.ts';
 import { SCHEME_NAMES } from './schemeNames.ts';
 import { amountInput, walletView } from './wallets.ts';
 
@@ -6,11 +6,7 @@ import { amountInput, walletView } from './wallets.ts';
 
 export const MERCHANT_STATUSES = ['active', 'suspended'] as const;
 
-export const merchantIdParam = {
-  type: 'object',
-  required: ['merchant_id'],
-  properties: { merchant_id: { type: 'string' } },
-} as const;
+export const merchantIdParam = idParams('merchant_id', { type: 'string' });
 
 const merchantLimits = {
   type: 'object',

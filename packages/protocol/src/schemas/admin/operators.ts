@@ -1,4 +1,4 @@
-import { bool, dateTime, text } from '../common.ts';
+import { bool, dateTime, idParams, text } from '../common.ts';
 
 /** Operators of the console: create, list, change. */
 
@@ -47,8 +47,4 @@ export const operatorPatchBody = {
   },
 } as const;
 
-export const operatorIdParam = {
-  type: 'object',
-  required: ['operator_id'],
-  properties: { operator_id: { type: 'string', maxLength: 40 } },
-} as const;
+export const operatorIdParam = idParams('operator_id', { type: 'string', maxLength: 40 });

@@ -1,6 +1,7 @@
 import {
   bool,
   dateTime,
+  idParams,
   integer,
   nullableDateTime,
   nullableInteger,
@@ -117,11 +118,7 @@ export const reconRunQuery = {
   properties: { ...pageQueryProperties },
 } as const;
 
-export const reconRunIdParam = {
-  type: 'object',
-  required: ['run_id'],
-  properties: { run_id: { type: 'string', maxLength: 40 } },
-} as const;
+export const reconRunIdParam = idParams('run_id', { type: 'string', maxLength: 40 });
 
 export const reconRunDetailQuery = {
   type: 'object',

@@ -1,4 +1,4 @@
-import { bool, dateTime, rupeesText, text } from '../common.ts';
+import { bool, dateTime, idParams, rupeesText, text } from '../common.ts';
 
 /** Wallets: one wallet, a new one, and a credit to it. */
 
@@ -11,11 +11,7 @@ export const amountInput = {
   description: 'Rupees as decimal text with at most two fraction digits (a JSON number is accepted too)',
 } as const;
 
-export const walletIdParam = {
-  type: 'object',
-  required: ['wallet_id'],
-  properties: { wallet_id: { type: 'string' } },
-} as const;
+export const walletIdParam = idParams('wallet_id', { type: 'string' });
 
 export const walletView = {
   type: 'object',
