@@ -269,16 +269,21 @@ describe.each(ENGINES)('console data routes on %s', (engine) => {
     let batchId: string;
     let txnId: string;
     let mine: ConsoleSession;
+    const item = (amount: string) => ({
+      sender_id: senderId('bk'),
+      wallet_id: c.merchant.wallet_id,
+      payment_mode: 'IMPS',
+      amount,
+      beneficiary: { ...PLAIN_BENEFICIARY },
+    });
+    /** A batch of one 1.00 payout, accepted. */
+    const sendBatch = async (id: string) => {
+      const sent = await c.client.post('/payout/v1/bulk', { batch_id: id, items: [item('1.00')] });
+      expect(sent.body.resp_code).toBe(2000);
+    };
     beforeAll(async () => {
       c = await fundedMerchant(t.url, 'v2', '100.00');
       batchId = senderId('batch');
-      const item = (amount: string) => ({
-        sender_id: senderId('bk'),
-        wallet_id: c.merchant.wallet_id,
-        payment_mode: 'IMPS',
-        amount,
-        beneficiary: { ...PLAIN_BENEFICIARY },
-      });
       const sent = await c.client.post('/payout/v1/bulk', { batch_id: batchId, items: [item('30.00'), item('90.00')] });
       expect(sent.body.resp_code).toBe(2000);
       // Settled first, so the merchant's and the operator's answers are read at rest.
@@ -333,19 +338,7 @@ describe.each(ENGINES)('console data routes on %s', (engine) => {
 
     it("pages the merchant's batches with a cursor", async () => {
       const second = senderId('batch');
-      const sent = await c.client.post('/payout/v1/bulk', {
-        batch_id: second,
-        items: [
-          {
-            sender_id: senderId('bk'),
-            wallet_id: c.merchant.wallet_id,
-            payment_mode: 'IMPS',
-            amount: '1.00',
-            beneficiary: { ...PLAIN_BENEFICIARY },
-          },
-        ],
-      });
-      expect(sent.body.resp_code).toBe(2000);
+      await sendBatch(second);
       const all = await mine.request('GET', '/console/api/merchant/batches');
       const ids = (all.body.data as { batch_id: string }[]).map((b) => b.batch_id);
       expect(ids).toEqual([second, batchId]);
@@ -362,19 +355,7 @@ describe.each(ENGINES)('console data routes on %s', (engine) => {
     it('pages past a batch whose cursor is longer than the other lists’ (100), on both sides alike', async () => {
       // The longest batch_id there is: its cursor (time, merchant and batch id) runs past 100 characters.
       const longest = `${senderId('b')}-${'x'.repeat(50)}`.slice(0, 50);
-      const sent = await c.client.post('/payout/v1/bulk', {
-        batch_id: longest,
-        items: [
-          {
-            sender_id: senderId('bk'),
-            wallet_id: c.merchant.wallet_id,
-            payment_mode: 'IMPS',
-            amount: '1.00',
-            beneficiary: { ...PLAIN_BENEFICIARY },
-          },
-        ],
-      });
-      expect(sent.body.resp_code).toBe(2000);
+      await sendBatch(longest);
       const lists = [
         (q: string) => mine.request('GET', `/console/api/merchant/batches${q}`),
         (q: string) => admin(t.url, 'GET', `/admin/v1/batches?merchant_id=${c.merchant.merchant_id}&${q.slice(1)}`),

@@ -7,6 +7,7 @@ import type { CreditApprovalService } from '../../services/CreditApprovalService
 import { AdminError } from '../AdminError.ts';
 import { creditRequestView } from './adminCreditRequestRoutes.ts';
 import { readPage, textCursor } from '../pageCursor.ts';
+import { webhookSecretView } from '../views/webhookSecretView.ts';
 import { adminError, adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
 interface Deps {
@@ -212,11 +213,7 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       const { merchant_id } = request.params;
       const rotated = await merchants.rotateWebhookSecret(merchant_id);
       if (!rotated) throw AdminError.notFound('merchant');
-      return {
-        merchant_id: rotated.merchantId,
-        webhook_secret: rotated.webhookSecret,
-        previous_secret_expires_at: rotated.previousSecretExpiresAt.toISOString(),
-      };
+      return webhookSecretView(rotated);
     },
   );
 

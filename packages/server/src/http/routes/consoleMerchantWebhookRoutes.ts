@@ -4,6 +4,7 @@ import type { MerchantService } from '../../services/MerchantService.ts';
 import type { WebhookAdminService } from '../../services/WebhookAdminService.ts';
 import { AdminError } from '../AdminError.ts';
 import { readDeliveries } from '../reads/deliveries.ts';
+import { webhookSecretView } from '../views/webhookSecretView.ts';
 import { consoleMerchantRoute, merchantOf, scopeOf } from './consoleMerchantOptions.ts';
 
 /** The merchant's webhooks: its deliveries (the operator's reads in its scope), a resend, and its secret. */
@@ -32,11 +33,7 @@ export function consoleMerchantWebhookRoutes(
     async (request) => {
       const rotated = await deps.merchants.rotateWebhookSecret(merchantOf(request).id);
       if (!rotated) throw AdminError.notFound('merchant');
-      return {
-        merchant_id: rotated.merchantId,
-        webhook_secret: rotated.webhookSecret,
-        previous_secret_expires_at: rotated.previousSecretExpiresAt.toISOString(),
-      };
+      return webhookSecretView(rotated);
     },
   );
 
