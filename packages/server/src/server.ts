@@ -21,8 +21,8 @@ import { PayoutStepper } from './jobs/PayoutStepper.ts';
 import { WebhookDispatcher } from './jobs/WebhookDispatcher.ts';
 import { Worker } from './jobs/Worker.ts';
 import type { BankConnector } from './rails/BankConnector.ts';
-import { ManualRail } from './rails/ManualRail.ts';
-import { SandboxRail } from './rails/SandboxRail.ts';
+import { ManualConnector } from './rails/ManualConnector.ts';
+import { SandboxConnector } from './rails/SandboxConnector.ts';
 import { ConnectorRegistry } from './rails/ConnectorRegistry.ts';
 import { ConnectorHealth } from './services/ConnectorHealth.ts';
 import { TreasuryService } from './services/TreasuryService.ts';
@@ -133,8 +133,8 @@ function buildConnectors(
 ): ConnectorRegistry {
   const { connectors: settings } = config;
   if (replacement) return new ConnectorRegistry([replacement], replacement.name);
-  const all: BankConnector[] = [new ManualRail()];
-  if (config.mode === 'sandbox') all.push(new SandboxRail(config.sandboxStepMs));
+  const all: BankConnector[] = [new ManualConnector()];
+  if (config.mode === 'sandbox') all.push(new SandboxConnector(config.sandboxStepMs));
   if (settings.upstream) all.push(new UpstreamConnector(settings.upstream, publicUrl, clock));
   if (settings.bankfile) all.push(new BankFileConnector(settings.bankfile));
   return new ConnectorRegistry(all, settings.defaultConnector, settings.routes);

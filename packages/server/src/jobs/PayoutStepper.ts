@@ -5,7 +5,7 @@ import type { Payout } from '../domain/Payout.ts';
 import { readOutcome, readSubmitAnswer } from '../domain/railAnswers.ts';
 import { toTransfer, type BankConnector } from '../rails/BankConnector.ts';
 import type { ConnectorRegistry } from '../rails/ConnectorRegistry.ts';
-import { SandboxRail } from '../rails/SandboxRail.ts';
+import { SandboxConnector } from '../rails/SandboxConnector.ts';
 import { checkReport, refuseUnmatched, type ReportedOutcome } from '../services/BankNotifications.ts';
 import type { ConnectorHealth } from '../services/ConnectorHealth.ts';
 import { KeyedQueue } from '../services/KeyedQueue.ts';
@@ -181,7 +181,7 @@ export class PayoutStepper {
 
   /** Asks the connector, outside any transaction; at most MAX_CALLS_PER_CONNECTOR at once unless it is in-process. */
   private ask(rail: BankConnector, call: () => Promise<unknown>): Promise<{ answer: unknown; threw: boolean }> {
-    if (rail instanceof SandboxRail) return ask(call);
+    if (rail instanceof SandboxConnector) return ask(call);
     return this.calls.run(rail.name, () => ask(call));
   }
 

@@ -1,6 +1,6 @@
 import { newUtr } from '../domain/utr.ts';
 import type { AccountLookup, AccountVerifier } from './AccountVerifier.ts';
-import { SANDBOX_ACCOUNTS, SANDBOX_IFSC } from './SandboxRail.ts';
+import { SANDBOX_ACCOUNTS, SANDBOX_IFSC } from './SandboxConnector.ts';
 
 /** The sandbox's designated verification accounts (docs/merchant/bulk-and-verification.md). */
 export const SANDBOX_VERIFICATION = {

@@ -18,7 +18,7 @@ export function heldOf(payout: Payout, extra: Record<string, unknown> = {}): Rec
     status: payout.status,
     amount: formatPaise(payout.amount),
     currency: 'INR',
-    rail: payout.rail,
+    connector: payout.rail,
     rail_reference: payout.railReference,
     utr: payout.utr || null,
     ...(payout.returnedAt ? { returned: true } : {}),

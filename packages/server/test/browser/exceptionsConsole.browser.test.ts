@@ -227,7 +227,7 @@ describe.runIf(hasChromium)('the exceptions queue in the console (chromium)', { 
     expect(fact('status')).toMatch(/^status differs \| SUCCESS \| (INITIATED|PROCESSING|PENDING)$/);
     expect(fact('utr')).toBe('utr | UTR0000CONSOLE | —');
     expect(fact('amount')).toBe('amount | — | ₹150.25');
-    expect(fact('rail')).toBe('rail | — | sandbox');
+    expect(fact('connector')).toBe('connector | — | sandbox');
     const api = await admin(t.url, 'GET', `/admin/v1/exceptions/${refused}`);
     const offered = await page
       .getByLabel('Action')

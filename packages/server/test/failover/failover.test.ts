@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxRail } from '../../src/rails/SandboxRail.ts';
+import { SandboxConnector } from '../../src/rails/SandboxConnector.ts';
 import type { SubmitAnswer, Transfer } from '../../src/rails/BankConnector.ts';
 import { admin, http } from '../support/merchantClient.ts';
 import { fundedMerchant, payoutRequest, type Funded } from '../support/payoutFixtures.ts';
@@ -34,7 +34,7 @@ const STEP_MS = 100;
 const CLIENTS = 6;
 
 /** The sandbox rail, noting when each submission was handed to it (both instances share it). */
-class CountingRail extends SandboxRail {
+class CountingRail extends SandboxConnector {
   readonly submissions = new Map<string, number[]>();
 
   override async submit(transfer: Transfer): Promise<SubmitAnswer> {

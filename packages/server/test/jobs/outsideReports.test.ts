@@ -162,7 +162,7 @@ describe.each(ENGINES)('outside reports move only the money they match (%s)', (e
         payout_id: id,
         amount: '202.00',
         reported: { status: status === 'SUCCESS' ? 'SUCCESS' : 'FAILED', reference: 'PTUPSTREAMSOMEONEELSE0000000' },
-        held: { status: 'PROCESSING', rail: 'bankfile' },
+        held: { status: 'PROCESSING', connector: 'bankfile' },
         allowed_actions: ['apply_as_reported', 'dismiss'],
       });
     }

@@ -25,7 +25,7 @@ const failsInSandbox = (t: Transfer) =>
  * Simulated bank: INITIATED → PROCESSING → SUCCESS (with a UTR), or → FAILED (then REFUNDED by the payout
  * lifecycle), or → PENDING until an operator resolves it; each arrow one `stepMs`. Outcomes depend on the account.
  */
-export class SandboxRail implements BankConnector {
+export class SandboxConnector implements BankConnector {
   readonly name = 'sandbox';
 
   constructor(private readonly stepMs: number) {}

@@ -4,7 +4,7 @@ import type { BankConnector, RailOutcome, SubmitAnswer, Transfer } from './BankC
  * Live mode without a bank integration: transfers are settled by the operator outside Payrail and recorded
  * with the admin resolve route (allowed from PROCESSING in live mode). A real bank connector replaces this.
  */
-export class ManualRail implements BankConnector {
+export class ManualConnector implements BankConnector {
   readonly name = 'manual';
   /** Submission at once; settlement waits for the operator (no polling). */
   readonly submitDelayMs = 0;
