@@ -1,11 +1,9 @@
 import { createdRangeQuery, deliverySummary as deliverySummarySchema } from '@payrail/protocol';
 import type { Merchant } from '../domain/Merchant.ts';
-import { istDayStart } from '../domain/istPeriod.ts';
+import { istDayEnd, istDayStart } from '../domain/istPeriod.ts';
 import type { MerchantScope } from '../services/MerchantScope.ts';
 import type { WebhookAdminService } from '../services/WebhookAdminService.ts';
 import { AdminError } from './AdminError.ts';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The schemas of these helpers' query and answer (protocol's). */
 export { createdRangeQuery, deliverySummarySchema };
@@ -26,9 +24,9 @@ export function createdRange(q: { from?: string; to?: string }): CreatedRange {
     range.createdFrom = start;
   }
   if (q.to) {
-    const start = istDayStart(q.to);
-    if (!start) throw AdminError.invalid('to must be a day like 2026-11-22');
-    range.createdBefore = new Date(start.getTime() + DAY_MS);
+    const end = istDayEnd(q.to);
+    if (!end) throw AdminError.invalid('to must be a day like 2026-11-22');
+    range.createdBefore = end;
   }
   if (range.createdFrom && range.createdBefore && range.createdFrom >= range.createdBefore)
     throw AdminError.invalid('from must not be after to');
