@@ -11,7 +11,6 @@ import { TransactionEventRepository } from '../store/repositories/TransactionEve
 import { UsageRepository } from '../store/repositories/UsageRepository.ts';
 import { WebhookRepository, type NewDelivery } from '../store/repositories/WebhookRepository.ts';
 import { batchItemFinal } from './BatchCompletion.ts';
-import { LockPlan } from './LockOrder.ts';
 
 /** One payout's move in a set-based step (PayoutLifecycle.moveMany): `move`'s options, per payout. */
 export interface BulkMove {
@@ -39,7 +38,9 @@ export interface BulkMoveContext {
  * payout is in at most one move per call, so its own events keep their order across calls), one INSERT of the next
  * steps per delay (PayoutLifecycle.scheduleNextMany). Every payout must still be in the status it moves from:
  * otherwise nothing is kept (throws; the caller's transaction rolls back). Returns the moved payouts in the order of
- * `moves`.
+ * `moves`. The caller has locked the wallets, allowances and batch rows the moves write, in the one order, before
+ * its first write (a LockPlan of every move of its transaction: PayoutStepper.apply, FilePlan.execute; the cut-off's
+ * moves to PROCESSING write none): written here in the order of `moves`, they would otherwise deadlock.
  */
 export async function moveMany(
   tx: Queryable,
@@ -68,13 +69,6 @@ export async function moveMany(
   }
   const byId = new Map(rows.map((p) => [p.id, p]));
   const moved = moves.map((m) => byId.get(m.payout.id) as Payout);
-  // The wallets, allowances and batch rows below are written in the order of `moves`: locked first in the one
-  // order (services/LockOrder.ts), so that two such steps, or one and an initiation, never wait for each other
-  // in a cycle. Rows the caller has locked already (PayoutStepper, FilePlan) are taken again at no wait.
-  const plan = new LockPlan();
-  moves.forEach((m, i) => plan.move({ ...(moved[i] as Payout), status: m.payout.status }, m.to));
-  await plan.take(tx);
-
   // The allowances count the payouts that are not FAILED or REFUNDED (PayoutLifecycle.move): summed per period,
   // which greatest(…, 0) leaves equal to releasing them one by one.
   const released = new Map<string, { merchantId: string; period: string; amount: bigint }>();
@@ -144,15 +138,12 @@ export async function recordRailErrors(
 
 /**
  * The `payout_refund` entries of returns (PayoutLifecycle.returnPayout), in one statement: the ledger's trigger
- * still moves each wallet per row, and its unique index still allows one refund per payout. The wallets, and the
- * allowances the returns free next (moveMany), are locked first in the one order (services/LockOrder.ts): the
- * trigger alone would take the wallets in the order of `payouts`.
+ * still moves each wallet per row, and its unique index still allows one refund per payout. As for moveMany, the
+ * caller has locked the wallets first (FilePlan.execute's LockPlan): the trigger alone takes them in the order of
+ * `payouts`.
  */
 export async function appendRefunds(tx: Queryable, payouts: readonly Payout[]): Promise<void> {
   if (payouts.length === 0) return;
-  const plan = new LockPlan();
-  for (const p of payouts) plan.move({ ...p, status: RETURN_TRANSITION.from }, RETURN_TRANSITION.to);
-  await plan.take(tx);
   await LedgerRepository.appendRefunds(
     tx,
     payouts.map((p) => ({ walletId: p.walletId, amount: p.amount, payoutId: p.id })),
