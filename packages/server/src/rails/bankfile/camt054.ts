@@ -245,7 +245,7 @@ export class Camt054Reader {
       this.sawRoot = true;
       this.root(tag);
       if (name !== 'Document') throw new BankFileUnreadable('no Document element');
-      this.document.node = hasAttributes(tag);
+      this.document.node = attributesOf(tag).node;
       this.frames.push({ spec: DOCUMENT, element: this.document });
       return;
     }
@@ -260,14 +260,7 @@ export class Camt054Reader {
       this.frames.push(null);
       return;
     }
-    let ccy: string | null = null;
-    let node = false;
-    for (const attribute in tag.attributes) {
-      if (isNamespaceDeclaration(attribute)) continue;
-      node = true;
-      if (localName(attribute) === 'Ccy') ccy ??= tag.attributes[attribute] as string;
-    }
-    const element: Element = { text: '', ccy, node, children: null };
+    const element: Element = { text: '', ...attributesOf(tag), children: null };
     if (spec.stream === undefined) {
       const siblings = (parent.element.children ??= new Map());
       const same = siblings.get(name);
@@ -365,9 +358,16 @@ export class Camt054Reader {
   }
 }
 
-function hasAttributes(tag: SaxesTagPlain): boolean {
-  for (const attribute in tag.attributes) if (!isNamespaceDeclaration(attribute)) return true;
-  return false;
+/** What an element's attributes say (see Element): `node` when it has one other than a namespace declaration. */
+function attributesOf(tag: SaxesTagPlain): Pick<Element, 'ccy' | 'node'> {
+  let ccy: string | null = null;
+  let node = false;
+  for (const attribute in tag.attributes) {
+    if (isNamespaceDeclaration(attribute)) continue;
+    node = true;
+    if (localName(attribute) === 'Ccy') ccy ??= tag.attributes[attribute] as string;
+  }
+  return { ccy, node };
 }
 
 /** Reads a camt.054.001.08 notification as it streams from `source` (chunks of its bytes: a Readable, an array). */
@@ -386,7 +386,6 @@ export async function readCamt054Stream(
  */
 export function readCamt054(bytes: Buffer): Notification {
   const reader = new Camt054Reader(MAX_WHOLE_BANK_FILE_BYTES);
-  if (bytes.length === 0) return reader.end();
   reader.write(bytes);
   return reader.end();
 }
