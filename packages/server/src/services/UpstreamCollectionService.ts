@@ -164,7 +164,8 @@ export class UpstreamCollectionService {
   async receive(txnId: string, data: UpstreamCollection): Promise<UpstreamCollectionResult> {
     const c = await CollectionRepository.findById(this.db, txnId);
     if (!c || c.connector !== 'upstream') return 'ignored';
-    if (c.upstream && (typeof data.txnId === 'string' ? data.txnId : '') !== c.upstream.txnId) return 'ignored';
+    // The recorded copy's txnId is never empty (upstreamCopyOf): an event without one is about no copy of ours.
+    if (c.upstream && data.txnId !== c.upstream.txnId) return 'ignored';
     return this.apply(c.id, data);
   }
 
