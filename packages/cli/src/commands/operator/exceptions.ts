@@ -1,10 +1,8 @@
 import { EXCEPTION_ACTIONS, EXCEPTION_KIND_NAMES, EXCEPTION_STATES } from '@payrail/protocol';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { Page, Row } from '../../adminClient.ts';
-import { positiveInt } from '../../argParsers.ts';
-import { adminClient, adminRequest, output } from '../../context.ts';
-import { parseCsv } from '../../csv.ts';
-import { UsageError } from '../../exitCodes.ts';
+import type { Row } from '../../adminClient.ts';
+import { adminRequest, output } from '../../context.ts';
+import { listCommand } from '../../listCommand.ts';
 import { cell, keyValues, table, type Cell } from '../../output.ts';
 import { adminGet, showCommand } from '../../showCommand.ts';
 
@@ -91,21 +89,6 @@ function exceptionView(e: Row): string {
   ].join('\n');
 }
 
-const listFooter = (page: Page<Row>) =>
-  page.has_more && page.next_cursor ? `\n(more: --cursor ${page.next_cursor}, or --all)` : '';
-
-interface ListOptions {
-  state?: string;
-  kind?: string;
-  merchant?: string;
-  from?: string;
-  to?: string;
-  limit?: number;
-  cursor?: string;
-  all?: boolean;
-  csv?: boolean;
-}
-
 /**
  * `payrail exceptions …`: the exceptions queue (docs/operator/exceptions.md) through the admin API: reports Payrail
  * refused and reconciliation results other than matched, each resolved once.
@@ -115,21 +98,28 @@ export function exceptionsCommands(program: Command): void {
     .command('exceptions')
     .description('The exceptions queue: refused outside reports and reconciliation results, resolved once');
 
-  exceptions
-    .command('list')
-    .description('List exceptions, oldest first (both states unless --state); --csv for a spreadsheet')
-    .addOption(new Option('--state <state>', 'only open or only resolved exceptions').choices(EXCEPTION_STATES))
-    .addOption(new Option('--kind <kind>', 'only exceptions of this kind').choices(EXCEPTION_KIND_NAMES))
-    .option('--merchant <merchantId>', 'only this merchant')
-    .option('--from <day>', 'created on or after this IST day (YYYY-MM-DD)', dayArg)
-    .option('--to <day>', 'created on or before this IST day (YYYY-MM-DD)', dayArg)
-    .option('--limit <n>', 'page size (1-200, default 50)', positiveInt)
-    .option('--cursor <cursor>', 'the next_cursor of the previous page')
-    .option('--all', 'follow every page')
-    .option('--csv', `every matching exception as CSV on standard output (at most ${CSV_LIMIT.toLocaleString('en')})`)
-    .addHelpText(
-      'after',
-      `
+  listCommand(exceptions, {
+    description: 'List exceptions, oldest first (both states unless --state); --csv for a spreadsheet',
+    filters: (cmd) =>
+      cmd
+        .addOption(new Option('--state <state>', 'only open or only resolved exceptions').choices(EXCEPTION_STATES))
+        .addOption(new Option('--kind <kind>', 'only exceptions of this kind').choices(EXCEPTION_KIND_NAMES))
+        .option('--from <day>', 'created on or after this IST day (YYYY-MM-DD)', dayArg)
+        .option('--to <day>', 'created on or before this IST day (YYYY-MM-DD)', dayArg),
+    byMerchant: true,
+    path: '/admin/v1/exceptions',
+    query: (opts: { state?: string; kind?: string; from?: string; to?: string }) => ({
+      state: opts.state,
+      kind: opts.kind,
+      from: opts.from,
+      to: opts.to,
+    }),
+    columns: listColumns,
+    empty: 'No exceptions.',
+    csv: { what: 'exception', limit: CSV_LIMIT, narrow: '--state, --kind, --merchant, --from or --to' },
+  }).addHelpText(
+    'after',
+    `
 AMOUNT is the amount at stake (rupees); PAYOUT/MERCHANT is the payout the exception names, else its
 merchant or wallet. \`payrail exceptions show ID\` prints what was reported beside what Payrail holds.
 
@@ -138,40 +128,7 @@ Examples:
   payrail exceptions list --state open --kind unmatched --from 2026-05-01 --to 2026-05-31
   payrail exceptions list --merchant MR01… --all --json
   payrail exceptions list --state resolved --csv > exceptions.csv`,
-    )
-    .action(async (opts: ListOptions, cmd: Command) => {
-      const filters = { state: opts.state, kind: opts.kind, merchant_id: opts.merchant, from: opts.from, to: opts.to };
-      const client = await adminClient(cmd);
-      if (opts.csv) {
-        if (opts.limit !== undefined || opts.cursor !== undefined || opts.all) {
-          throw new UsageError('--csv exports every matching exception: leave out --limit, --cursor and --all');
-        }
-        const params = new URLSearchParams({ format: 'csv' });
-        for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
-        const csv = await client.request<string>(
-          'GET',
-          `/admin/v1/exceptions?${params.toString()}`,
-          undefined,
-          'exceptions list',
-          { text: true },
-        );
-        process.stdout.write(csv);
-        if (parseCsv(csv).length - 1 >= CSV_LIMIT) {
-          process.stderr.write(
-            `payrail: the export stops at ${CSV_LIMIT} exceptions: narrow it with --state, --kind, --merchant, --from or --to\n`,
-          );
-        }
-        return;
-      }
-      const page = await client.list(
-        '/admin/v1/exceptions',
-        { ...filters, limit: opts.limit, cursor: opts.cursor },
-        Boolean(opts.all),
-      );
-      output(cmd).result(page, () =>
-        page.data.length === 0 ? 'No exceptions.' : table(page.data, listColumns) + listFooter(page),
-      );
-    });
+  );
 
   showCommand(exceptions, {
     description: 'Show one exception: what was reported beside what Payrail holds, and the actions it allows',
