@@ -205,16 +205,8 @@ export class BankFileInbox {
     if (await Repo.inboundKnown(this.db, sha256)) return;
     const reason =
       'not a usable file name (it has a / or \\ or a NUL, or is . or ..): left unread in inbox/; rename or remove it there';
-    const recorded = await Repo.recordInbound(this.db, {
-      sha256,
-      // A database text holds no NUL: the record shows it as \0.
-      name: name.replaceAll('\0', '\\0'),
-      messageType: null,
-      state: 'failed',
-      reason,
-      entries: 0,
-      refused: 0,
-    });
+    // A database text holds no NUL: the record shows it as \0.
+    const recorded = await this.recordFailed(sha256, name.replaceAll('\0', '\\0'), null, reason);
     if (recorded) this.log.warn({ file: name, reason }, 'bank file refused: its name is unusable; left in inbox/');
   }
 
@@ -225,15 +217,7 @@ export class BankFileInbox {
       // Refused unread: its record is keyed by name and size, as its bytes are never hashed.
       const reason = `the file is larger than ${MAX_BANK_FILE_BYTES} bytes`;
       const sha256 = createHash('sha256').update(`oversize\n${name}\n${size}`).digest('hex');
-      await Repo.recordInbound(this.db, {
-        sha256,
-        name,
-        messageType: null,
-        state: 'failed',
-        reason,
-        entries: 0,
-        refused: 0,
-      });
+      await this.recordFailed(sha256, name, null, reason);
       await this.transport.move('inbox', name, 'failed');
       return { kind: 'failed', messageType: null, reason };
     }
@@ -247,19 +231,16 @@ export class BankFileInbox {
     const result = await this.apply(name, file);
     if (result.kind === 'busy') return result;
     if (result.kind === 'failed') {
-      await Repo.recordInbound(this.db, {
-        sha256,
-        name,
-        messageType: result.messageType,
-        state: 'failed',
-        reason: result.reason,
-        entries: 0,
-        refused: 0,
-      });
+      await this.recordFailed(sha256, name, result.messageType, result.reason);
       this.log.warn({ file: name, reason: result.reason }, 'bank file refused: moved to failed/');
     }
     await this.transport.move('inbox', name, result.kind === 'failed' ? 'failed' : 'processed');
     return result;
+  }
+
+  /** Records a refused file (nothing of it applied); false when its key was recorded first. */
+  private recordFailed(sha256: string, name: string, messageType: string | null, reason: string): Promise<boolean> {
+    return Repo.recordInbound(this.db, { sha256, name, messageType, state: 'failed', reason, entries: 0, refused: 0 });
   }
 
   private async apply(name: string, file: InboxFile): Promise<InboxResult> {
