@@ -1,5 +1,4 @@
 import { formatPaise, type PayoutStatus } from '@payrail/protocol';
-import { checkPayoutReport, heldPayout } from '../domain/outsideReport.ts';
 import type { Payout } from '../domain/Payout.ts';
 import { DEFAULT_STATUS_MESSAGE, isFinal, returnStatusMessage } from '../domain/payoutStateMachine.ts';
 import { readOutcome } from '../domain/railAnswers.ts';
@@ -9,7 +8,8 @@ import { describeReason } from '../rails/bankfile/reasonCodes.ts';
 import { appendRefunds, recordRailErrors, type BulkMove } from '../services/PayoutBulkMoves.ts';
 import { LockPlan } from '../services/LockOrder.ts';
 import type { PayoutLifecycle } from '../services/PayoutLifecycle.ts';
-import { heldOf, reportedOf } from '../services/exceptionRecords.ts';
+import { checkReport, type ReportSource } from '../services/BankNotifications.ts';
+import { refusedReport, reportedOf } from '../services/exceptionRecords.ts';
 import type { Queryable } from '../store/Database.ts';
 import { BankFileRepository as Repo } from '../store/repositories/BankFileRepository.ts';
 import type { NewException } from '../store/repositories/ExceptionRepository.ts';
@@ -17,6 +17,8 @@ import { PayoutStepRepository } from '../store/repositories/PayoutStepRepository
 
 /** The exceptions queue's source for what the bank's files report. */
 export const BANKFILE_SOURCE = 'bankfile';
+/** Bank files move only bank-file payouts; a rejection (pain.002) never returns a paid one. */
+const BANKFILE_REPORTS: ReportSource = { connector: 'bankfile', channel: BANKFILE_SOURCE, failureIsReturn: false };
 /** How many of the entries that name no payout an exception lists (it counts them all). */
 const LISTED_UNKNOWN = 20;
 
@@ -157,39 +159,24 @@ export class FilePlan {
    */
   private passes(p: Planned, outcome: { status: string; reason?: string; utr?: string }, facts: EntryFacts): boolean {
     const current = p.current;
-    const status = outcome.status;
-    const check = checkPayoutReport(heldPayout(current, this.fileOf.get(current.id) ?? null), {
-      connector: 'bankfile',
-      status,
-      failureIsReturn: false,
-      ...(facts.amount === undefined ? {} : { amount: facts.amount, currency: facts.currency ?? 'INR' }),
-      ...(facts.file ? { file: facts.file } : {}),
-    });
+    const inFile = this.fileOf.get(current.id) ?? null;
+    const reported = { ...outcome, amount: facts.amount, currency: facts.currency, file: facts.file };
+    const check = checkReport(current, reported, BANKFILE_REPORTS, inFile);
     if (check.ok) return true;
     if (current.railError !== check.reason) this.railError(p, check.reason);
     this.tally.refuse(`${current.id}: ${check.reason}`);
-    this.exceptions.push({
-      kind: check.kind,
-      source: BANKFILE_SOURCE,
-      sourceRef: this.fileName,
-      merchantId: current.merchantId,
-      payoutId: current.id,
-      walletId: current.walletId,
-      amount: current.amount,
-      reported: reportedOf({
-        status,
-        utr: outcome.utr,
-        reason: outcome.reason,
-        amount: facts.amount,
-        currency: facts.amount === undefined ? undefined : (facts.currency ?? 'INR'),
-        file: this.fileName,
-        message_id: this.messageId,
-        ...(facts.file ? { original_message_id: facts.file.msgId, original_block: facts.file.pmtInfId } : {}),
-        ...facts.references,
+    this.exceptions.push(
+      refusedReport(current, check, BANKFILE_SOURCE, reported, {
+        sourceRef: this.fileName,
+        reported: {
+          file: this.fileName,
+          message_id: this.messageId,
+          ...(facts.file ? { original_message_id: facts.file.msgId, original_block: facts.file.pmtInfId } : {}),
+          ...facts.references,
+        },
+        held: { file: inFile },
       }),
-      held: heldOf(current, { file: this.fileOf.get(current.id) ?? null }),
-      reason: check.reason,
-    });
+    );
     return false;
   }
 

@@ -7,7 +7,7 @@ import { readOutcome } from '../domain/railAnswers.ts';
 import type { Database, Queryable } from '../store/Database.ts';
 import { PayoutRepository } from '../store/repositories/PayoutRepository.ts';
 import { TransactionEventRepository } from '../store/repositories/TransactionEventRepository.ts';
-import { heldOf, recordExceptions, reportedOf } from './exceptionRecords.ts';
+import { recordExceptions, refusedReport } from './exceptionRecords.ts';
 import { PSP_ACTOR, type NotificationResult } from './NotificationResult.ts';
 import type { PayoutLifecycle, RailAnswerResult } from './PayoutLifecycle.ts';
 import { referenceConflictMessage, referenceOwnedElsewhere } from './pspReferences.ts';
@@ -31,7 +31,10 @@ export const UPSTREAM_EVENTS: ReportSource = {
 /** `POST /psp/v1/payouts/notify`: only `manual` payouts; only RETURNED is a return. */
 export const PSP_NOTIFICATIONS: ReportSource = { connector: 'manual', channel: 'psp_notify', failureIsReturn: false };
 
-/** An outcome as reported, with the facts the checks compare: amount and currency, the connector's reference. */
+/**
+ * An outcome as reported, with the facts the checks compare: amount and currency, the connector's reference, and
+ * for a status report the file (and block) it speaks of.
+ */
 export interface ReportedOutcome {
   status?: unknown;
   utr?: unknown;
@@ -39,6 +42,7 @@ export interface ReportedOutcome {
   amount?: bigint;
   currency?: string;
   reference?: string;
+  file?: { msgId: string; pmtInfId?: string };
 }
 
 /** What became of a report: applied or not through the lifecycle, refused into the exceptions queue, or no payout. */
@@ -53,12 +57,21 @@ function reportOf(outcome: ReportedOutcome, source: ReportSource): PayoutReport 
     failureIsReturn: source.failureIsReturn,
     ...(outcome.amount === undefined ? {} : { amount: outcome.amount, currency: outcome.currency ?? 'INR' }),
     ...(outcome.reference === undefined ? {} : { railReference: outcome.reference }),
+    ...(outcome.file ? { file: outcome.file } : {}),
   };
 }
 
-/** The checks of outside reports (domain/outsideReport.ts) for an outcome from `source` about `payout`; pure. */
-export function checkReport(payout: Payout, outcome: ReportedOutcome, source: ReportSource): ReportCheck {
-  return checkPayoutReport(heldPayout(payout), reportOf(outcome, source));
+/**
+ * The checks of outside reports (domain/outsideReport.ts) for an outcome from `source` about `payout`; pure.
+ * `fileMsgId`: the bank file the payout went into, when the report names a file.
+ */
+export function checkReport(
+  payout: Payout,
+  outcome: ReportedOutcome,
+  source: ReportSource,
+  fileMsgId?: string | null,
+): ReportCheck {
+  return checkPayoutReport(heldPayout(payout, fileMsgId), reportOf(outcome, source));
 }
 
 /**
@@ -80,30 +93,10 @@ export async function refuseUnmatched(
   if (source.connector === payout.rail && payout.railError !== check.reason) {
     await lifecycle.recordRailError(tx, payout, check.reason, actor);
   }
-  const [exceptionId] = await recordExceptions(
-    tx,
-    [
-      {
-        kind: check.kind,
-        source: source.channel,
-        merchantId: payout.merchantId,
-        payoutId: payout.id,
-        walletId: payout.walletId,
-        amount: payout.amount,
-        reported: reportedOf({
-          status: outcome.status,
-          amount: outcome.amount,
-          currency: outcome.amount === undefined ? undefined : (outcome.currency ?? 'INR'),
-          utr: outcome.utr,
-          reference: outcome.reference,
-          reason: outcome.reason,
-        }),
-        held: heldOf(payout),
-        reason: check.reason,
-      },
-    ],
-    now,
-  );
+  const exception = refusedReport(payout, check, source.channel, outcome, {
+    reported: { reference: outcome.reference },
+  });
+  const [exceptionId] = await recordExceptions(tx, [exception], now);
   return { exceptionId: exceptionId as string, reason: check.reason };
 }
 
