@@ -91,18 +91,18 @@ function notificationAccepted<const K extends string>(idName: K) {
 
 export const pspCollectionAccepted = notificationAccepted('txnId');
 
+const payoutNotification = notificationAccepted('transactionId');
+
 /**
  * A payout notification: applied, nothing to change, or refused into the exceptions queue (a report about another
  * connector's payout, or with another amount): 200 all the same, so that the sender stops retrying.
  */
 export const pspPayoutAccepted = {
-  description:
-    "Applied, or nothing to change (a repeat, or news older than what is recorded), or `refused`: the report does not match what Payrail sent (another connector's payout, another amount or currency); nothing moved, and it is the exception `exception_id` for an operator",
-  type: 'object',
+  ...payoutNotification,
+  description: `${payoutNotification.description}, or \`refused\`: the report does not match what Payrail sent (another connector's payout, another amount or currency); nothing moved, and it is the exception \`exception_id\` for an operator`,
   properties: {
+    ...payoutNotification.properties,
     result: { type: 'string', enum: ['applied', 'unchanged', 'refused'] },
-    status: { type: 'string', description: 'The status now' },
-    transactionId: { type: 'string' },
     exception_id: {
       type: 'string',
       description: 'With `refused`: the exception recorded (the same report again: the same one)',

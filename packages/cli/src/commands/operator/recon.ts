@@ -8,7 +8,6 @@ import { cell, keyValues, table, type Cell } from '../../output.ts';
 import { positiveInt } from '../../argParsers.ts';
 
 type Results = Record<string, { count: number; amount: string }>;
-const RESULTS = RECON_RESULT_NAMES;
 
 /** camt.053 is XML; anything else is sent as text (MT940). The server reads the format from the content. */
 export function statementContentType(bytes: Uint8Array): string {
@@ -42,7 +41,7 @@ function runSummary(run: Row): string {
     ]),
     '',
     table(
-      RESULTS.map((r) => ({ r, ...(results[r] ?? { count: 0, amount: '0.00' }) })),
+      RECON_RESULT_NAMES.map((r) => ({ r, ...(results[r] ?? { count: 0, amount: '0.00' }) })),
       [
         ['RESULT', (x) => x.r],
         ['COUNT', (x) => x.count],
@@ -112,7 +111,7 @@ export function reconCommands(program: Command): void {
           ['STATEMENT', (r) => cell((r.statement as Row).statement_id)],
           ['ACCOUNT', (r) => cell((r.statement as Row).account)],
           ['PERIOD', (r) => cell((r.statement as Row).period_to)],
-          ...RESULTS.map((res): [string, (r: Row) => Cell] => [
+          ...RECON_RESULT_NAMES.map((res): [string, (r: Row) => Cell] => [
             res.toUpperCase(),
             (r) => (r.results as Results)[res]?.count,
           ]),
