@@ -29,7 +29,7 @@ import { TreasuryService } from './services/TreasuryService.ts';
 import { UpstreamWebhooks } from './services/UpstreamWebhooks.ts';
 import { UpstreamConnector } from './rails/upstream/UpstreamConnector.ts';
 import { UpstreamCollections } from './rails/upstream/UpstreamCollections.ts';
-import { UpstreamCollectionService } from './services/UpstreamCollectionService.ts';
+import { UPSTREAM_COLLECTION_JOB, UpstreamCollectionService } from './services/UpstreamCollectionService.ts';
 import { BankFileConnector } from './rails/bankfile/BankFileConnector.ts';
 import { BankFileCutoff } from './jobs/BankFileCutoff.ts';
 import { BankFileInbox } from './jobs/BankFileInbox.ts';
@@ -302,7 +302,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     // A claim's payout steps run together (PayoutStepper.runBatch).
     'payout.advance': stepper,
     'collection.expire': (job: Job) => collectionOutcomes.expire(job),
-    ...(upstreamCollections ? { 'collection.upstream': (job: Job) => upstreamCollections.run(job) } : {}),
+    ...(upstreamCollections ? { [UPSTREAM_COLLECTION_JOB]: (job: Job) => upstreamCollections.run(job) } : {}),
   };
   const worker = new Worker(db, handlers, dispatcher, options.logger, {
     pollMs: config.workerPollMs,
