@@ -47,6 +47,8 @@ export const PayoutCodes = {
   bankDown: def(4014, 503, 'Bank down for maintenance'),
   undecryptable: def(4014, 400, 'Payload could not be decrypted'),
   bankNotAllowed: def(4015, 422, 'Transaction not allowed to this bank'),
+  /** PAYRAIL_REQUIRE_PRICING and the merchant has no pricing plan (the provider's words). */
+  commercialsMissing: def(4015, 422, 'Commercials are not yet configured and activated'),
   invalidWallet: def(4016, 400, 'Invalid wallet_id'),
   invalidField: def(4017, 400, 'Invalid field'),
   neitherIdentifier: def(4101, 400, 'Either transaction_id or sender_id is required'),
@@ -79,6 +81,7 @@ export const CollectionCodes = {
   invalidAmount: def(4110, 400, 'Invalid amount: must be between 1.00 and 100000.00 with at most two decimals'),
   invalidField: def(4111, 400, 'Invalid field'),
   duplicateSenderId: def(4112, 409, 'Duplicate senderId'),
+  commercialsMissing: def(4015, 422, 'Commercials are not yet configured and activated'),
   transitionNotAllowed: def(4113, 409, 'The collection cannot move to that status'),
   /** Routed to the upstream connector, which did not create the collection now (HTTP 503, like a bank down). */
   upstreamUnavailable: def(

@@ -18,6 +18,10 @@ export const OPERATOR_CODES = {
     http: 400,
     meaning: 'a bank statement file that cannot be read (the message says what and where)',
   },
+  invalid_pricing: {
+    http: 400,
+    meaning: 'a pricing plan that breaks a rule (the message names the field, e.g. `rules.IMPS.slabs[1].up_to`)',
+  },
   unauthorized: { http: 401, meaning: 'no or wrong admin token, or no console session' },
   invalid_credentials: { http: 401, meaning: 'a console sign-in with a wrong e-mail address, password or key' },
   signature_required: { http: 401, meaning: 'a PSP notification without the Payrail-Signature header' },
@@ -31,6 +35,7 @@ export const OPERATOR_CODES = {
     http: 404,
     meaning: 'the merchant, wallet, payout, collection, batch, delivery or other item does not exist',
   },
+  no_pricing: { http: 404, meaning: 'the merchant has no pricing plan' },
   route_not_found: { http: 404, meaning: 'no route or console file at this method and path' },
   invalid_state: {
     http: 409,
@@ -49,6 +54,10 @@ export const OPERATOR_CODES = {
   action_not_allowed: { http: 409, meaning: 'an action the exception’s kind does not allow' },
   already_closed: { http: 409, meaning: 'a reconciliation exception closed already' },
   not_an_exception: { http: 409, meaning: 'closing a reconciliation item that matched' },
+  invoice_settings_missing: {
+    http: 409,
+    meaning: 'invoices cannot be issued before the operator’s legal name, GSTIN, address and state are set',
+  },
   operator_exists: { http: 409, meaning: 'an operator with this e-mail address exists' },
   own_account: { http: 409, meaning: 'an admin changing their own role or disabling themselves' },
   body_too_large: { http: 413, meaning: 'a body over the route’s limit (64 KiB; 20 MiB for a statement)' },

@@ -50,8 +50,16 @@ describe('the wire types made of their schemas', () => {
       resp_message: string;
       transaction_id?: string;
       status?: PayoutStatus;
+      fees?: string;
+      tax?: string;
     }>();
-    expectTypeOf<BulkSummaryWire>().toEqualTypeOf<{ accepted: number; refused: number; amount_accepted: string }>();
+    expectTypeOf<BulkSummaryWire>().toEqualTypeOf<{
+      accepted: number;
+      refused: number;
+      amount_accepted: string;
+      fees: string;
+      tax: string;
+    }>();
   });
 
   it('says what the schema cannot: wider requests, a bulk request’s items, the status route’s page', () => {

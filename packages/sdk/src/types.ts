@@ -110,6 +110,10 @@ export interface Payout {
   senderId: string;
   walletId: string;
   amount: Amount;
+  /** The fee charged on this payout by your pricing plan (`'0.00'` without one); kept after a refund. */
+  fees: Amount;
+  /** GST charged on the fee. */
+  tax: Amount;
   paymentMode: PaymentMode;
   status: PayoutStatus;
   statusMessage: string;
@@ -197,6 +201,10 @@ export interface Collection {
   amount: Amount;
   /** Same as `amount`, under the interface's name. */
   requestAmount: Amount;
+  /** The fee charged when it succeeded (`'0.00'` until then, and without a pricing plan). */
+  fees: Amount;
+  /** GST charged on the fee. */
+  tax: Amount;
   paymentMode: CollectionPaymentMode;
   status: CollectionStatus;
   statusMessage: string;

@@ -13,6 +13,7 @@ import {
   liveSecret,
   oneOf,
   optionalText,
+  percentBp,
   proxyTrust,
   rupees,
   signingSecret,
@@ -187,6 +188,13 @@ export const SETTINGS = table([
     'PAYRAIL_CREDIT_APPROVAL_ABOVE',
     rupees('100000.00'),
     'operator credits above this (rupees in 24 h) wait for a second operator',
+  ),
+  one('gstRateBp', 'PAYRAIL_GST_RATE', percentBp('18'), 'GST charged on every fee, in percent'),
+  one(
+    'requirePricing',
+    'PAYRAIL_REQUIRE_PRICING',
+    flag(false),
+    'refuse payouts and collection requests (4015) of a merchant without a pricing plan',
   ),
   one(
     'consoleSignInFailures',

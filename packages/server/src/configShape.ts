@@ -51,6 +51,10 @@ export interface Config {
   consoleSessionTtlMs: number;
   /** Operator credits above this many paise wait for a second operator (PAYRAIL_CREDIT_APPROVAL_ABOVE). */
   creditApprovalAbove: bigint;
+  /** GST on fees in hundredths of a percent (PAYRAIL_GST_RATE, default 18 → 1800). */
+  gstRateBp: number;
+  /** A merchant without a pricing plan is refused payouts and collections with 4015 (PAYRAIL_REQUIRE_PRICING). */
+  requirePricing: boolean;
   /** Failed console sign-ins allowed per client address in 15 minutes (PAYRAIL_CONSOLE_SIGNIN_FAILURES). */
   consoleSignInFailures: number;
   /** PostgreSQL: longest wait for a connection (new, or a free one of the pool); 0 = no limit. */

@@ -239,6 +239,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     metrics,
     verification,
     clock,
+    { gstRateBp: config.gstRateBp, requirePricing: config.requirePricing },
   );
   const bulkPayouts = new BulkPayoutService(db, payouts, callbackPolicy, metrics, clock);
   const payoutAdmin = new PayoutAdminService(db, lifecycle, config.mode);
@@ -248,6 +249,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     mode: config.mode,
     publicUrl: () => publicUrl,
     clock,
+    gstRateBp: config.gstRateBp,
   });
   const connectorHealth = new ConnectorHealth(clock);
   // Collections go upstream when the upstream is the default connector (docs/operator/connectors.md, "Collections through the upstream").
@@ -272,6 +274,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     publicUrl: () => publicUrl,
     upstream: upstreamCollections,
     clock,
+    requirePricing: config.requirePricing,
   });
   const collectionSimulator = new CollectionSimulator(db, collectionOutcomes, () => publicUrl);
   const paymentPages = new PaymentPageService(db, collectionSimulator, config.mode);

@@ -2,6 +2,7 @@ import { parseRupees } from '@payrail/protocol';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from './configError.ts';
+import { gstRateBp } from './domain/pricingPlan.ts';
 
 export type Mode = 'sandbox' | 'live';
 
@@ -125,6 +126,18 @@ export function rupees(fallback: string): SettingType<bigint> {
       const paise = parseRupees(raw);
       if (paise === null) throw new ConfigError(variable, 'expected rupees like 100000.00');
       return paise;
+    },
+  };
+}
+
+/** A percent with at most two fraction digits below 100 (PAYRAIL_GST_RATE), as hundredths of a percent. */
+export function percentBp(fallback: string): SettingType<number> {
+  return {
+    fallback,
+    parse(variable, text) {
+      const bp = gstRateBp(text || fallback);
+      if (bp === null) throw new ConfigError(variable, 'expected a percent below 100 like 18 or 12.5');
+      return bp;
     },
   };
 }

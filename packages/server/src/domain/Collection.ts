@@ -16,6 +16,9 @@ export interface Collection {
   senderId: string;
   /** Paise. */
   amount: bigint;
+  /** The fee and its GST charged when it succeeded, in paise (0 until then, and without a pricing plan). */
+  fee: bigint;
+  tax: bigint;
   remarks: string;
   paymentMode: CollectionMode;
   txnType: CollectionTxnType;
@@ -60,6 +63,8 @@ export function toCollectionWire(c: Collection, publicUrl: string): CollectionTr
     txnId: c.id,
     walletId: c.walletId,
     requestAmount: formatPaise(c.amount),
+    fees: formatPaise(c.fee),
+    tax: formatPaise(c.tax),
     paymentMode: c.paymentMode,
     payerVpa: c.payerVpa,
     vpa: c.payeeVpa,

@@ -48,6 +48,9 @@ export interface Payout {
   istMonth: string;
   /** The merchant's batch_id when the payout came from a bulk request (docs/merchant/bulk-and-verification.md). */
   batchId?: string | null;
+  /** What was charged on it, in paise: the fee and its GST (0 without a pricing plan); kept after a refund. */
+  fee: bigint;
+  tax: bigint;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -59,6 +62,8 @@ export function toPayoutWire(p: Payout): PayoutTransactionWire {
     sender_id: p.senderId,
     wallet_id: p.walletId,
     amount: formatPaise(p.amount),
+    fees: formatPaise(p.fee),
+    tax: formatPaise(p.tax),
     payment_mode: p.paymentMode,
     remarks: p.remarks,
     status: p.status,

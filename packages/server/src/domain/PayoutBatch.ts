@@ -27,4 +27,7 @@ export interface BatchItem {
   status: PayoutStatus | null;
   utr: string | null;
   statusMessage: string | null;
+  /** The fee and GST charged on the item's payout; null when it was refused. */
+  fee: bigint | null;
+  tax: bigint | null;
 }

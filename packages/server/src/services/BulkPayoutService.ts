@@ -44,6 +44,7 @@ const CODE_DEFS: Record<number, CodeDef> = Object.fromEntries(
     PayoutCodes.duplicateSenderId,
     PayoutCodes.dailyLimitExceeded,
     PayoutCodes.monthlyLimitExceeded,
+    PayoutCodes.commercialsMissing,
   ].map((def) => [def.code, def]),
 );
 
@@ -238,7 +239,7 @@ export class BulkPayoutService {
       if (!inserted) throw new DuplicateBatch();
     }
     const first = b.candidates[0]?.payout;
-    const codes = first
+    const outcomes = first
       ? await BatchRepository.openPayouts(
           tx,
           {
@@ -253,10 +254,13 @@ export class BulkPayoutService {
             dailyLimit: terms.dailyLimit,
             monthlyLimit: terms.monthlyLimit,
             firstStepDelayMs: this.payouts.firstStepDelayMs(first.rail),
+            gstRateBp: this.payouts.commercialTerms.gstRateBp,
+            requirePricing: this.payouts.commercialTerms.requirePricing,
           },
           b.candidates,
         )
       : [];
+    const codes = outcomes.map((o) => o.code);
     const verdicts: RecordedVerdict[] = b.verdicts.map(({ def: _def, ...v }) => ({ ...v }));
     let accepted = 0;
     let amount = 0n;
@@ -267,6 +271,9 @@ export class BulkPayoutService {
       verdict.code = code;
       verdict.message = def?.message ?? '';
       if (code === 2000) {
+        // What the database charged: the answer (a dry run's too) shows it.
+        c.payout.fee = outcomes[k]?.fee ?? 0n;
+        c.payout.tax = outcomes[k]?.tax ?? 0n;
         accepted++;
         amount += c.payout.amount;
         verdict.payoutId = c.payout.id;
@@ -304,6 +311,8 @@ export class BulkPayoutService {
   ): BulkResultWire {
     let accepted = 0;
     let amount = 0n;
+    let fees = 0n;
+    let tax = 0n;
     const refusedAtomic = atomic && verdicts.some((v) => v.code !== 2000);
     const items = verdicts.map((v): BulkItemVerdictWire => {
       const item: BulkItemVerdictWire = {
@@ -315,16 +324,26 @@ export class BulkPayoutService {
       if (v.code !== 2000) return item;
       accepted++;
       const payout = payouts.get(v.index);
-      if (payout) amount += payout.amount;
-      if (payout && committed) return { ...item, transaction_id: payout.id, status: payout.status };
+      if (!payout) return item;
+      amount += payout.amount;
+      fees += payout.fee;
+      tax += payout.tax;
+      const charged = { fees: formatPaise(payout.fee), tax: formatPaise(payout.tax) };
+      if (committed) return { ...item, transaction_id: payout.id, status: payout.status, ...charged };
       // Not recorded: a dry run, or an item held back by an atomic batch's refusal.
-      return { ...item, resp_message: refusedAtomic ? HELD_BACK : WOULD_INITIATE };
+      return { ...item, resp_message: refusedAtomic ? HELD_BACK : WOULD_INITIATE, ...charged };
     });
     return {
       batch_id: batchId,
       dry_run: dryRun,
       atomic,
-      summary: { accepted, refused: verdicts.length - accepted, amount_accepted: formatPaise(amount) },
+      summary: {
+        accepted,
+        refused: verdicts.length - accepted,
+        amount_accepted: formatPaise(amount),
+        fees: formatPaise(fees),
+        tax: formatPaise(tax),
+      },
       items,
     };
   }
@@ -342,13 +361,22 @@ export class BulkPayoutService {
         accepted: batch.accepted,
         refused: batch.itemCount - batch.accepted,
         amount_accepted: formatPaise(batch.amountAccepted),
+        fees: formatPaise(items.reduce((sum, i) => sum + (i.fee ?? 0n), 0n)),
+        tax: formatPaise(items.reduce((sum, i) => sum + (i.tax ?? 0n), 0n)),
       },
       items: items.map((i) => ({
         index: i.index,
         sender_id: i.senderId,
         resp_code: i.code,
         resp_message: i.message,
-        ...(i.payoutId ? { transaction_id: i.payoutId, status: i.status ?? undefined } : {}),
+        ...(i.payoutId
+          ? {
+              transaction_id: i.payoutId,
+              status: i.status ?? undefined,
+              fees: formatPaise(i.fee ?? 0n),
+              tax: formatPaise(i.tax ?? 0n),
+            }
+          : {}),
       })),
     };
   }

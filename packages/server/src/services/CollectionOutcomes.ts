@@ -57,6 +57,8 @@ export interface CollectionOutcomesOptions {
   publicUrl: () => string;
   /** The composition root's clock. */
   clock: Clock;
+  /** GST on fees, in hundredths of a percent (PAYRAIL_GST_RATE): a SUCCESS is charged its plan's fee with it. */
+  gstRateBp: number;
 }
 
 /**
@@ -171,12 +173,8 @@ export class CollectionOutcomes {
     details: { utr?: string; message?: string; reason?: string; actor?: string },
   ): Promise<Collection> {
     if (to === 'SUCCESS') {
-      await LedgerRepository.append(tx, {
-        walletId: current.walletId,
-        kind: 'collection_credit',
-        amount: current.amount,
-        collectionId: current.id,
-      });
+      // The credit, then the plan's fee and its GST, in one statement (function collection_credit, migration 029).
+      await LedgerRepository.creditCollection(tx, current.id, this.options.gstRateBp);
     }
     const utr = to === 'SUCCESS' ? (details.utr ?? newUtr()) : details.utr;
     const moved = await CollectionRepository.transition(tx, current.id, current.status, to, {

@@ -19,6 +19,7 @@ import { RequestRejected } from '../domain/RequestRejected.ts';
 import type { Database, Queryable } from '../store/Database.ts';
 import { CollectionRepository } from '../store/repositories/CollectionRepository.ts';
 import { JobRepository } from '../store/repositories/JobRepository.ts';
+import { PricingRepository } from '../store/repositories/PricingRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 import type { CallbackPolicy } from './CallbackPolicy.ts';
 
@@ -40,6 +41,8 @@ export interface MerchantCollectionServiceOptions {
   clock: Clock;
   /** Set when collections are routed to the upstream connector (UpstreamCollectionService.ts). */
   upstream?: UpstreamCollectionRouting | null;
+  /** PAYRAIL_REQUIRE_PRICING: a merchant without a pricing plan is refused with 4015. */
+  requirePricing?: boolean;
 }
 
 /** Collections routed upstream (docs/operator/connectors.md, "Collections through the upstream"): a copy at the upstream, whose links the payer is sent to. */
@@ -79,6 +82,9 @@ export class MerchantCollectionService {
       if (problem)
         throw new RequestRejected(withMessage(CollectionCodes.invalidField, `Invalid callbackUrl: ${problem}`));
     }
+    if (this.options.requirePricing && !(await PricingRepository.exists(this.db, merchant.id))) {
+      throw new RequestRejected(CollectionCodes.commercialsMissing);
+    }
     const payee = this.payee(merchant, fields.vpa);
 
     const now = new Date(this.options.clock());
@@ -89,6 +95,8 @@ export class MerchantCollectionService {
       walletId: wallet.id,
       senderId: fields.senderId,
       amount: fields.amount,
+      fee: 0n,
+      tax: 0n,
       remarks: fields.remarks,
       paymentMode: collect ? 'Collect' : 'Intent',
       txnType: fields.txnType,

@@ -13,6 +13,7 @@ import { newId } from '../domain/ids.ts';
 import { istDay, istMonth } from '../domain/istPeriod.ts';
 import type { Merchant, Wallet } from '../domain/Merchant.ts';
 import { toPayoutWire, type Payout } from '../domain/Payout.ts';
+import type { CommercialTerms } from '../domain/pricingPlan.ts';
 import { checkSenderId, checkWalletIdShape, parsePayoutFields, type PayoutFields } from '../domain/payoutRequest.ts';
 import { DEFAULT_STATUS_MESSAGE } from '../domain/payoutStateMachine.ts';
 import { RequestRejected } from '../domain/RequestRejected.ts';
@@ -37,6 +38,7 @@ const REFUSAL_CODES: Record<OpenRefusal, CodeDef> = {
   insufficient_balance: PayoutCodes.insufficientBalance,
   daily_limit: PayoutCodes.dailyLimitExceeded,
   monthly_limit: PayoutCodes.monthlyLimitExceeded,
+  no_pricing: PayoutCodes.commercialsMissing,
 };
 
 /** An initiation request that passed every check that needs no write (everything before 4009). */
@@ -66,6 +68,7 @@ export class PayoutService {
     private readonly metrics: Metrics,
     private readonly verification: BeneficiaryVerificationService,
     private readonly clock: Clock,
+    private readonly commercials: CommercialTerms,
     /** One merchant's initiations reach the database this many at a time (KeyedQueue: a hot wallet's lock queue). */
     private readonly perMerchant = new KeyedQueue(PER_MERCHANT_IN_FLIGHT),
   ) {}
@@ -174,6 +177,9 @@ export class PayoutService {
       walletId,
       senderId,
       amount: fields.amount,
+      // The database prices it as it writes it (payout_open_checked): what it charged comes back with the row.
+      fee: 0n,
+      tax: 0n,
       paymentMode: fields.paymentMode,
       beneficiary: {
         name: fields.beneficiaryName,
@@ -210,6 +216,11 @@ export class PayoutService {
     return connector ? connector.submitDelayMs : 0;
   }
 
+  /** GST rate and whether a plan is required: bulk batches price their items with the same terms. */
+  get commercialTerms(): CommercialTerms {
+    return this.commercials;
+  }
+
   /** The connectors of this server (bulk batches route each item by its mode). */
   get connectorRegistry(): ConnectorRegistry {
     return this.connectors;
@@ -233,6 +244,8 @@ export class PayoutService {
         PayoutRepository.open(this.db, draft, {
           credentialsVersion: merchant.credentialsVersion,
           firstStepDelayMs: this.firstStepDelayMs(draft.rail),
+          gstRateBp: this.commercials.gstRateBp,
+          requirePricing: this.commercials.requirePricing,
         }),
       );
     } catch (err) {

@@ -310,6 +310,8 @@ describe.each(ENGINES)('payout initiation on %s', (engine) => {
         sender_id: plain.sender_id,
         wallet_id: f.merchant.wallet_id,
         amount: '100.00',
+        fees: '0.00',
+        tax: '0.00',
         payment_mode: 'IMPS',
         remarks: 'Invoice 42',
         status: 'INITIATED',

@@ -41,6 +41,8 @@ interface ItemRow {
   status: PayoutStatus | null;
   utr: string | null;
   status_message: string | null;
+  fee: bigint | null;
+  tax: bigint | null;
 }
 
 const toItem = (r: ItemRow): BatchItem => ({
@@ -52,6 +54,8 @@ const toItem = (r: ItemRow): BatchItem => ({
   status: r.status,
   utr: r.utr,
   statusMessage: r.status_message,
+  fee: r.fee === null ? null : BigInt(r.fee),
+  tax: r.tax === null ? null : BigInt(r.tax),
 });
 
 export interface NewBatch {
@@ -83,6 +87,16 @@ export interface BatchTerms {
   dailyLimit: bigint | null;
   monthlyLimit: bigint | null;
   firstStepDelayMs: number | null;
+  /** GST on fees in hundredths of a percent, and whether a merchant without a pricing plan is refused (4015). */
+  gstRateBp: number;
+  requirePricing: boolean;
+}
+
+/** What `payout_open_batch` answered for one candidate: its code, and the fee and GST an accepted one is charged. */
+export interface CandidateOutcome {
+  code: number;
+  fee: bigint;
+  tax: bigint;
 }
 
 export interface RecordedVerdict {
@@ -116,15 +130,16 @@ export const BatchRepository = {
   },
 
   /**
-   * Applies the candidates in order in one statement (function `payout_open_batch`, migration 008). Returns the
-   * code of each candidate, in the candidates' order: 2000 accepted, else 4009, 4013-4015, 4002, 4010 or 4011.
+   * Applies the candidates in order in one statement (function `payout_open_batch`, migrations 008 and 029). Returns
+   * the outcome of each candidate, in the candidates' order: 2000 accepted (with its fee and GST), else 4009,
+   * 4013-4015, 4002, 4010 or 4011.
    */
-  async openPayouts(q: Queryable, terms: BatchTerms, candidates: BatchCandidate[]): Promise<number[]> {
+  async openPayouts(q: Queryable, terms: BatchTerms, candidates: BatchCandidate[]): Promise<CandidateOutcome[]> {
     const col = <T>(f: (c: BatchCandidate) => T) => candidates.map(f);
-    const { rows } = await q.query<{ pos: number; code: number }>(
-      `SELECT pos, code FROM payout_open_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
+    const { rows } = await q.query<{ pos: number; code: number; item_fee: bigint; item_tax: bigint }>(
+      `SELECT pos, code, item_fee, item_tax FROM payout_open_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
          $12::text[], $13::text[], $14::text[], $15::int8[], $16::text[], $17::text[], $18::text[], $19::text[],
-         $20::text[], $21::text[], $22::text[], $23::int4[])`,
+         $20::text[], $21::text[], $22::text[], $23::int4[], $24, $25)`,
       [
         terms.merchantId,
         terms.batchId,
@@ -149,11 +164,15 @@ export const BatchRepository = {
         col((c) => c.payout.remarks),
         col((c) => c.payout.callbackUrl),
         col((c) => c.bankCode),
+        terms.gstRateBp,
+        terms.requirePricing,
       ],
     );
-    const codes = new Array<number>(candidates.length).fill(0);
-    for (const r of rows) codes[Number(r.pos) - 1] = Number(r.code);
-    return codes;
+    const outcomes: CandidateOutcome[] = candidates.map(() => ({ code: 0, fee: 0n, tax: 0n }));
+    for (const r of rows) {
+      outcomes[Number(r.pos) - 1] = { code: Number(r.code), fee: BigInt(r.item_fee), tax: BigInt(r.item_tax) };
+    }
+    return outcomes;
   },
 
   /** Stores every item's verdict and the batch's totals (one statement each). */
@@ -196,7 +215,7 @@ export const BatchRepository = {
   async items(q: Queryable, merchantId: string, batchId: string, afterIndex: number, limit: number) {
     const { rows } = await q.query<ItemRow>(
       `SELECT i.item_index, i.sender_id, i.resp_code, i.resp_message, i.payout_id, p.status, p.utr,
-              p.status_message
+              p.status_message, p.fee, p.tax
          FROM payout_batch_items i LEFT JOIN payouts p ON p.id = i.payout_id
         WHERE i.merchant_id = $1 AND i.batch_id = $2 AND i.item_index > $3
         ORDER BY i.item_index LIMIT $4`,

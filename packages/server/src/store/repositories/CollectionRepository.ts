@@ -10,6 +10,8 @@ interface CollectionRow {
   wallet_id: string;
   sender_id: string;
   amount: bigint;
+  fee?: bigint;
+  tax?: bigint;
   remarks: string;
   payment_mode: CollectionMode;
   txn_type: CollectionTxnType;
@@ -39,6 +41,8 @@ const toCollection = (r: CollectionRow): Collection => ({
   walletId: r.wallet_id,
   senderId: r.sender_id,
   amount: r.amount,
+  fee: r.fee ?? 0n,
+  tax: r.tax ?? 0n,
   remarks: r.remarks,
   paymentMode: r.payment_mode,
   txnType: r.txn_type,

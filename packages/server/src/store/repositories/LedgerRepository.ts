@@ -1,7 +1,18 @@
 import type { Queryable } from '../Database.ts';
 import { isCheckViolation, isOutOfRange, isUniqueViolation } from '../dbErrors.ts';
 
-export type EntryKind = 'credit' | 'payout_debit' | 'payout_refund' | 'collection_credit';
+/** Every kind of entry (migration 029): see docs/merchant/statements.md for what each means on a statement. */
+export type EntryKind =
+  | 'credit'
+  | 'payout_debit'
+  | 'payout_refund'
+  | 'collection_credit'
+  | 'payout_fee'
+  | 'payout_fee_gst'
+  | 'payout_fee_refund'
+  | 'payout_fee_gst_refund'
+  | 'collection_fee'
+  | 'collection_fee_gst';
 
 export interface NewEntry {
   walletId: string;
@@ -100,6 +111,23 @@ export const LedgerRepository = {
           ORDER BY u.ord`,
         [refunds.map((r) => r.walletId), refunds.map((r) => String(r.amount)), refunds.map((r) => r.payoutId)],
       );
+    } catch (err) {
+      throw ledgerRefusal(err);
+    }
+  },
+
+  /**
+   * A collection's SUCCESS in the ledger: its credit, then its plan's fee and GST (function `collection_credit`,
+   * migration 029, which also keeps them on the collection). Throws DuplicateEntry when it was credited already.
+   */
+  async creditCollection(q: Queryable, collectionId: string, gstRateBp: number): Promise<{ fee: bigint; tax: bigint }> {
+    try {
+      const { rows } = await q.query<{ charged_fee: bigint; charged_tax: bigint }>(
+        'SELECT charged_fee, charged_tax FROM collection_credit($1, $2)',
+        [collectionId, gstRateBp],
+      );
+      const row = rows[0] as { charged_fee: bigint; charged_tax: bigint };
+      return { fee: BigInt(row.charged_fee), tax: BigInt(row.charged_tax) };
     } catch (err) {
       throw ledgerRefusal(err);
     }

@@ -33,6 +33,8 @@ export interface PayoutRow {
   ist_day: string;
   ist_month: string;
   batch_id?: string | null;
+  fee?: bigint;
+  tax?: bigint;
   created_at: Date;
   updated_at: Date;
 }
@@ -69,6 +71,8 @@ export const toPayout = (r: PayoutRow): Payout => ({
   istDay: r.ist_day,
   istMonth: r.ist_month,
   batchId: r.batch_id ?? null,
+  fee: r.fee ?? 0n,
+  tax: r.tax ?? 0n,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -96,6 +100,8 @@ export interface TransitionFields {
 
 export type OpenRefusal =
   | 'insufficient_balance'
+  /** PAYRAIL_REQUIRE_PRICING and the merchant has no pricing plan. */
+  | 'no_pricing'
   | 'daily_limit'
   | 'monthly_limit'
   /** The merchant is no longer active, or its credentials were rotated since the token was issued. */
@@ -117,6 +123,7 @@ const OPEN_REFUSALS: Record<string, OpenRefusal> = {
   PR002: 'insufficient_balance',
   PR010: 'daily_limit',
   PR011: 'monthly_limit',
+  PR015: 'no_pricing',
 };
 
 export interface OpenTerms {
@@ -124,20 +131,24 @@ export interface OpenTerms {
   credentialsVersion: number;
   /** Delay of the first background step; null when the rail does not move a new payout by itself. */
   firstStepDelayMs: number | null;
+  /** GST on fees, in hundredths of a percent (18 % = 1800): PAYRAIL_GST_RATE. */
+  gstRateBp: number;
+  /** PAYRAIL_REQUIRE_PRICING: a merchant without a pricing plan is refused (`no_pricing`). */
+  requirePricing: boolean;
 }
 
 export const PayoutRepository = {
   /**
    * Records a new payout with its debit, allowances and first step in one statement, the only round trip of an
-   * initiation (function `payout_open_checked`, migration 013, over `payout_open` of 004): it also checks that the
-   * merchant is active with the token's credentials version and owns the wallet, and reads the allowances from the
-   * merchant's row. Null when the merchant already used the sender_id; PayoutOpenRefused for every refusal.
+   * initiation (function `payout_open_checked`, migrations 013 and 029, over `payout_open`): it also checks that the
+   * merchant is active with the token's credentials version and owns the wallet, reads the allowances and the pricing
+   * plan from the merchant's rows, and debits the fee and its GST with the amount. Null when the merchant already used the sender_id; PayoutOpenRefused for every refusal.
    */
   async open(q: Queryable, p: Payout, terms: OpenTerms): Promise<Payout | null> {
     try {
       const { rows } = await q.query<PayoutRow>(
         `SELECT * FROM payout_open_checked($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                                           $18, $19, $20)`,
+                                           $18, $19, $20, $21, $22)`,
         [
           p.id,
           p.merchantId,
@@ -159,6 +170,8 @@ export const PayoutRepository = {
           p.istMonth,
           p.createdAt,
           terms.firstStepDelayMs,
+          terms.gstRateBp,
+          terms.requirePricing,
         ],
       );
       return rows[0] ? toPayout(rows[0]) : null;
