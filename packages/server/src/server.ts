@@ -59,6 +59,7 @@ import { CreditApprovalService } from './services/CreditApprovalService.ts';
 import { OperatorService } from './services/OperatorService.ts';
 import { StatsService } from './services/StatsService.ts';
 import { ExceptionService } from './services/ExceptionService.ts';
+import { PricingService } from './services/PricingService.ts';
 import { ReconciliationService } from './services/ReconciliationService.ts';
 import { WalletStatementService } from './services/WalletStatementService.ts';
 import { SignInThrottle } from './services/SignInThrottle.ts';
@@ -357,6 +358,8 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     upstreamWebhooks,
     reconciliation,
     exceptions,
+    pricing: new PricingService(db, clock),
+    gstRateBp: config.gstRateBp,
     bankFiles: new BankFileService(db),
   });
 

@@ -84,6 +84,12 @@ const admin = {
     body: A.merchantPatchBody,
     response: { 200: A.merchantView },
   },
+  'PUT /admin/v1/merchants/:merchant_id/pricing': {
+    params: A.pricingParams,
+    body: A.pricingPlanBody,
+    response: { 200: A.pricingPlanView },
+  },
+  'GET /admin/v1/merchants/:merchant_id/pricing': { params: A.pricingParams, response: { 200: A.pricingPlanView } },
   'POST /admin/v1/merchants/:merchant_id/wallets': {
     params: A.merchantIdParam,
     response: { 201: A.walletCreated },

@@ -17,6 +17,7 @@ import type { MerchantService } from '../services/MerchantService.ts';
 import type { PayoutAdminService } from '../services/PayoutAdminService.ts';
 import type { PayoutService } from '../services/PayoutService.ts';
 import type { ExceptionService } from '../services/ExceptionService.ts';
+import type { PricingService } from '../services/PricingService.ts';
 import type { ReconciliationService } from '../services/ReconciliationService.ts';
 import type { TokenService } from '../services/TokenService.ts';
 import type { FailureThrottle } from '../services/FailureThrottle.ts';
@@ -49,6 +50,7 @@ import { registerSecurityHeaders } from './plugins/securityHeaders.ts';
 import { adminBatchRoutes } from './routes/adminBatchRoutes.ts';
 import { adminReconciliationRoutes } from './routes/adminReconciliationRoutes.ts';
 import { adminExceptionRoutes } from './routes/adminExceptionRoutes.ts';
+import { adminPricingRoutes } from './routes/adminPricingRoutes.ts';
 import { adminBankFileRoutes } from './routes/adminBankFileRoutes.ts';
 import type { BankFileService } from '../services/BankFileService.ts';
 import { adminCollectionRoutes } from './routes/adminCollectionRoutes.ts';
@@ -117,6 +119,9 @@ export interface AppDeps {
   exceptions: ExceptionService;
   /** Bank files cut and received (docs/operator/bank-files.md). */
   bankFiles: BankFileService;
+  /** Pricing plans (docs/operator/charging-merchants.md), and the GST rate fees are charged with. */
+  pricing: PricingService;
+  gstRateBp: number;
 }
 
 /** A hop count trusts that many proxies nearest to us (Fastify's types know no number; its runtime does this). */
@@ -239,6 +244,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     adminReconciliationRoutes(admin, deps);
     adminExceptionRoutes(admin, deps);
     adminBankFileRoutes(admin, deps);
+    adminPricingRoutes(admin, deps);
   });
 
   consoleSessionRoutes(app, deps);

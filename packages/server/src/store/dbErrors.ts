@@ -18,6 +18,10 @@ export function isCheckViolation(err: unknown, constraint?: string): boolean {
   return e?.code === '23514' && (constraint === undefined || e.constraint === constraint);
 }
 
+export function isForeignKeyViolation(err: unknown): boolean {
+  return pgError(err)?.code === '23503';
+}
+
 /** A value does not fit its column (e.g. a bigint balance that would pass 2^63 - 1). */
 export function isOutOfRange(err: unknown): boolean {
   return pgError(err)?.code === '22003';

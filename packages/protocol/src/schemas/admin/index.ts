@@ -19,3 +19,4 @@ export * from './statements.ts';
 export * from './connectors.ts';
 export * from './reconciliation.ts';
 export * from './bankFiles.ts';
+export * from './pricing.ts';

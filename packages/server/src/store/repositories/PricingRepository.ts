@@ -1,5 +1,6 @@
 import { rulesFromStored, storedRules, type PricingPlan } from '../../domain/pricingPlan.ts';
 import type { Queryable } from '../Database.ts';
+import { isForeignKeyViolation } from '../dbErrors.ts';
 
 /** A merchant's pricing plan as kept (migration 029, `pricing_plans`). */
 export interface StoredPlan extends PricingPlan {
@@ -29,15 +30,24 @@ const toPlan = (r: PlanRow): StoredPlan => ({
  * `pricing_fee` and `pricing_gst`); `quote` asks the same functions for what a transaction would cost.
  */
 export const PricingRepository = {
-  /** Sets the merchant's plan (replacing the one before); the next transaction pays by it. */
-  async put(q: Queryable, merchantId: string, plan: PricingPlan, at: Date): Promise<StoredPlan> {
-    const { rows } = await q.query<PlanRow>(
-      `INSERT INTO pricing_plans (merchant_id, name, rules, created_at, updated_at) VALUES ($1, $2, $3::jsonb, $4, $4)
-       ON CONFLICT (merchant_id) DO UPDATE SET name = EXCLUDED.name, rules = EXCLUDED.rules, updated_at = $4
-       RETURNING *`,
-      [merchantId, plan.name, JSON.stringify(storedRules(plan)), at],
-    );
-    return toPlan(rows[0] as PlanRow);
+  /**
+   * Sets the merchant's plan (replacing the one before); the next transaction pays by it. Null when there is no such
+   * merchant.
+   */
+  async put(q: Queryable, merchantId: string, plan: PricingPlan, at: Date): Promise<StoredPlan | null> {
+    try {
+      const { rows } = await q.query<PlanRow>(
+        `INSERT INTO pricing_plans (merchant_id, name, rules, created_at, updated_at)
+         VALUES ($1, $2, $3::jsonb, $4, $4)
+         ON CONFLICT (merchant_id) DO UPDATE SET name = EXCLUDED.name, rules = EXCLUDED.rules, updated_at = $4
+         RETURNING *`,
+        [merchantId, plan.name, JSON.stringify(storedRules(plan)), at],
+      );
+      return toPlan(rows[0] as PlanRow);
+    } catch (err) {
+      if (isForeignKeyViolation(err)) return null;
+      throw err;
+    }
   },
 
   async find(q: Queryable, merchantId: string): Promise<StoredPlan | null> {
