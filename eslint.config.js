@@ -8,6 +8,8 @@ const CLOCK_FILES = [SERVER_CLOCK, 'packages/sdk/src/clock.ts', 'packages/cli/sr
 const SERVER_STORE = 'packages/server/src/store/**';
 /** The server's composition root: builds the one clock (the system's, unless a test passes its own). */
 const COMPOSITION_ROOT = 'packages/server/src/server.ts';
+/** The IST rules (the server reads them through domain/istPeriod.ts, the CLI and the benchmark from the protocol). */
+const IST_FILE = 'packages/protocol/src/istTime.ts';
 
 /** Text that opens a SQL statement (not a route key such as 'DELETE /console/api/session'). */
 const SQL_TEXT =
@@ -61,6 +63,24 @@ const CLOCK_DEFAULTS = [
   },
 ];
 
+/**
+ * The IST offset written out (`'+05:30'`, `'Asia/Kolkata'`, 19800000 ms, 19800 s) anywhere but IST_FILE: a day, a
+ * month, a day's start or a wall time with its offset comes from istDay, istMonth, istDayStart, istDateTime….
+ */
+const IST_OFFSETS = [
+  ...[
+    ['Literal', 'value'],
+    ['TemplateElement', 'value.raw'],
+  ].map(([node, text]) => ({
+    selector: `${node}[${text}=/\\+05:?30|Asia.(Kolkata|Calcutta)/]`,
+    message: `IST is computed in one place: ${IST_FILE} (the server: domain/istPeriod.ts). Use istDay, istDateTime….`,
+  })),
+  ...[19_800_000, 19_800].map((n) => ({
+    selector: `Literal[value=${n}]`,
+    message: `The IST offset lives in ${IST_FILE} (the server: domain/istPeriod.ts). Use istDay, istDateTime….`,
+  })),
+];
+
 /** The contract document is not in the repository: no string names it (comments are checked by a test). */
 const CONTRACT_NAMES = ['Literal', 'TemplateElement'].map((node) => ({
   selector: `${node}[${node === 'Literal' ? 'value' : 'value.raw'}=/CONTRACT\\.md/i]`,
@@ -111,36 +131,55 @@ export default tseslint.config(
   },
   // One clock: product code reads the time only through the clock it is handed (packages/server/src/clock.ts,
   // built in server.ts); the clock files are the only direct reads of the system time. Nothing names the
-  // contract document the project was specified against (comments: test/ci/standaloneDocs.test.ts).
+  // contract document the project was specified against (comments: test/ci/standaloneDocs.test.ts). IST is
+  // computed in IST_FILE only.
   {
     files: ['packages/*/src/**/*.{ts,js,mjs}'],
-    ignores: CLOCK_FILES,
-    rules: { 'no-restricted-syntax': ['error', ...TIME_READS, ...CONTRACT_NAMES] },
+    ignores: [...CLOCK_FILES, IST_FILE],
+    rules: { 'no-restricted-syntax': ['error', ...TIME_READS, ...CONTRACT_NAMES, ...IST_OFFSETS] },
   },
+  { files: [IST_FILE], rules: { 'no-restricted-syntax': ['error', ...TIME_READS, ...CONTRACT_NAMES] } },
   // The server (ARCHITECTURE.md): all SQL is in the store, whose repositories the other directories call; the
   // system's clock is chosen in the composition root only, and handed to everything else.
   {
     files: ['packages/server/src/**/*.{ts,js,mjs}'],
     ignores: [...CLOCK_FILES, SERVER_STORE, COMPOSITION_ROOT],
     rules: {
-      'no-restricted-syntax': ['error', ...TIME_READS, ...CONTRACT_NAMES, ...SQL_OUTSIDE_STORE, ...CLOCK_DEFAULTS],
+      'no-restricted-syntax': [
+        'error',
+        ...TIME_READS,
+        ...CONTRACT_NAMES,
+        ...SQL_OUTSIDE_STORE,
+        ...CLOCK_DEFAULTS,
+        ...IST_OFFSETS,
+      ],
     },
   },
   {
     files: [SERVER_STORE],
-    rules: { 'no-restricted-syntax': ['error', ...TIME_READS, ...CONTRACT_NAMES, ...CLOCK_DEFAULTS] },
+    rules: { 'no-restricted-syntax': ['error', ...TIME_READS, ...CONTRACT_NAMES, ...CLOCK_DEFAULTS, ...IST_OFFSETS] },
   },
   {
     files: [COMPOSITION_ROOT],
-    rules: { 'no-restricted-syntax': ['error', ...TIME_READS, ...CONTRACT_NAMES, ...SQL_OUTSIDE_STORE] },
+    rules: {
+      'no-restricted-syntax': ['error', ...TIME_READS, ...CONTRACT_NAMES, ...SQL_OUTSIDE_STORE, ...IST_OFFSETS],
+    },
   },
   {
     files: ['**/*.{ts,js,mjs}'],
     ignores: ['packages/*/src/**'],
     rules: { 'no-restricted-syntax': ['error', ...CONTRACT_NAMES] },
   },
-  { files: CLOCK_FILES, rules: { 'no-restricted-syntax': ['error', ...CONTRACT_NAMES] } },
-  { files: [SERVER_CLOCK], rules: { 'no-restricted-syntax': ['error', ...CONTRACT_NAMES, ...SQL_OUTSIDE_STORE] } },
+  // The benchmark and the scripts take IST from the protocol too (tests may write the offset: they check it).
+  {
+    files: ['bench/**/*.{ts,js,mjs}', 'scripts/**/*.{ts,js,mjs}'],
+    rules: { 'no-restricted-syntax': ['error', ...CONTRACT_NAMES, ...IST_OFFSETS] },
+  },
+  { files: CLOCK_FILES, rules: { 'no-restricted-syntax': ['error', ...CONTRACT_NAMES, ...IST_OFFSETS] } },
+  {
+    files: [SERVER_CLOCK],
+    rules: { 'no-restricted-syntax': ['error', ...CONTRACT_NAMES, ...SQL_OUTSIDE_STORE, ...IST_OFFSETS] },
+  },
   // Layers (ARCHITECTURE.md, "Layers"): each directory may import only from the layers below it.
   ...layer(
     'packages/server/src/domain/**',

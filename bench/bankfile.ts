@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { istDay } from '@payrail/protocol';
 import pino from 'pino';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { newId } from '../packages/server/src/domain/ids.ts';
@@ -82,7 +83,7 @@ export async function benchBankFile(
     const m = await adminCall(url, ADMIN_TOKEN, 'POST', '/admin/v1/merchants', { name: 'Bank file bench' });
     const ids = Array.from({ length: BANKFILE_PAYOUTS }, () => newId('payout', Date.now()));
     const amounts = ids.map((_, i) => 10_000n + BigInt(i));
-    const day = new Date(Date.now() + 19_800_000).toISOString().slice(0, 10);
+    const day = istDay(new Date());
     await server.db.query(
       `INSERT INTO payouts (id, merchant_id, wallet_id, sender_id, amount, payment_mode, beneficiary_name,
          beneficiary_account, beneficiary_ifsc, remarks, scheme, rail, ist_day, ist_month, created_at, updated_at)

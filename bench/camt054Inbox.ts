@@ -4,7 +4,7 @@ import { access, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encryptJson } from '@payrail/protocol';
+import { encryptJson, istDateTime, istDay, istDayStartOf } from '@payrail/protocol';
 import { readPain001 } from '../packages/server/src/rails/bankfile/pain001.ts';
 import { adminCall, fundedBenchMerchant } from './benchMerchant.ts';
 import { startBenchServer } from './benchServer.ts';
@@ -84,7 +84,10 @@ async function writeCamt054(
   targetBytes: number,
   payouts: { id: string; amount: bigint; msgId: string }[],
 ): Promise<{ bytes: number; entries: number }> {
-  const day = new Date(Date.now() + 19_800_000).toISOString().slice(0, 10);
+  const now = new Date();
+  const day = istDay(now);
+  // 18:00 IST that day.
+  const created = istDateTime(new Date(istDayStartOf(now).getTime() + 18 * 60 * 60 * 1000));
   const out = createWriteStream(path);
   let bytes = 0;
   const write = async (s: string) => {
@@ -94,7 +97,7 @@ async function writeCamt054(
   await write(
     `<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.08">` +
       `<BkToCstmrDbtCdtNtfctn>\n<GrpHdr><MsgId>BENCH-${randomBytes(4).toString('hex')}</MsgId>` +
-      `<CreDtTm>${day}T18:00:00+05:30</CreDtTm></GrpHdr>\n<Ntfctn><Id>BENCH</Id><CreDtTm>${day}T18:00:00+05:30</CreDtTm>` +
+      `<CreDtTm>${created}</CreDtTm></GrpHdr>\n<Ntfctn><Id>BENCH</Id><CreDtTm>${created}</CreDtTm>` +
       `<Acct><Id><Othr><Id>50100012345678</Id></Othr></Id></Acct>\n`,
   );
   // The payouts' entries at even distances in bytes.

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { istDayStart } from '@payrail/protocol';
 import { newId } from '../packages/server/src/domain/ids.ts';
 import { openDatabase } from '../packages/server/src/store/openDatabase.ts';
 import { camt053, type TestEntry } from '../packages/server/test/support/bankStatements.ts';
@@ -45,7 +46,8 @@ async function seedPayouts(
     const ids = Array.from({ length: count }, () => newId('payout', Date.now()));
     const utrs = ids.map((_, i) => `BNK${String(i).padStart(9, '0')}`);
     const amounts = ids.map((_, i) => String(10_000 + i));
-    const at = new Date(`${DAY}T12:00:00+05:30`);
+    // Noon IST of DAY.
+    const at = new Date(istDayStart(DAY)!.getTime() + 12 * 60 * 60 * 1000);
     await db.transaction(async (tx) => {
       await tx.query(
         `INSERT INTO payouts (id, merchant_id, wallet_id, sender_id, amount, payment_mode, beneficiary_name,

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { istDay } from '@payrail/protocol';
 import { ulid } from 'ulid';
 import { migrateRaw, openRaw, seedMerchants, type RawDb, type SeedMerchant } from './baselineDb.ts';
 import { serveIpc, type RawRun } from './common.ts';
@@ -59,13 +60,11 @@ const SINGLE = `WITH p AS (
     RETURNING period)
   SELECT (SELECT count(*) FROM u) AS periods`;
 
-const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
-
 async function initiateSingle(run: RawDb, merchantId: string, walletId: string, senderId: string): Promise<void> {
   await run.query(SQL.merchant, [merchantId]);
   await run.query(SQL.wallet, [walletId]);
   const now = new Date();
-  const day = new Date(now.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
+  const day = istDay(now);
   const { rows } = await run.query(SINGLE, [
     `PT${ulid(now.getTime())}`,
     merchantId,
@@ -81,7 +80,7 @@ async function initiateSingle(run: RawDb, merchantId: string, walletId: string, 
 
 async function initiateOnce(run: RawDb, merchantId: string, walletId: string, senderId: string): Promise<void> {
   const now = new Date();
-  const day = new Date(now.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
+  const day = istDay(now);
   const id = `PT${ulid(now.getTime())}`;
   const { rows } = await run.query(SQL.open, [
     id,

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { istDateTime, istDay } from '@payrail/protocol';
 import { XMLParser } from 'fast-xml-parser';
 import { nowDate } from './clock.ts';
 
@@ -77,8 +78,6 @@ export function toPaise(amount: string): bigint {
 
 export const formatPaise = (p: bigint) => `${p / 100n}.${(p % 100n).toString().padStart(2, '0')}`;
 
-const istDate = (d: Date) => new Date(d.getTime() + 19_800_000).toISOString().slice(0, 10);
-const isoTime = (d: Date) => `${new Date(d.getTime() + 19_800_000).toISOString().slice(0, 19)}+05:30`;
 const newUtr = () => String(randomInt(100_000, 1_000_000)) + String(randomInt(100_000, 1_000_000));
 
 function readPain001(xml: string): { msgId: string; debtorAccount: string; payments: Payment[] } {
@@ -144,7 +143,7 @@ ${list
   <CstmrPmtStsRpt>
     <GrpHdr>
       <MsgId>SIM2-${esc(msgId).slice(0, 30)}</MsgId>
-      <CreDtTm>${isoTime(now)}</CreDtTm>
+      <CreDtTm>${istDateTime(now)}</CreDtTm>
     </GrpHdr>
     <OrgnlGrpInfAndSts>
       <OrgnlMsgId>${esc(msgId)}</OrgnlMsgId>
@@ -164,8 +163,8 @@ function entries(paid: Payment[], utrs: Map<string, string>, now: Date): string 
         <Amt Ccy="INR">${p.amount}</Amt>
         <CdtDbtInd>DBIT</CdtDbtInd>
         <Sts><Cd>BOOK</Cd></Sts>
-        <BookgDt><Dt>${istDate(now)}</Dt></BookgDt>
-        <ValDt><Dt>${istDate(now)}</Dt></ValDt>
+        <BookgDt><Dt>${istDay(now)}</Dt></BookgDt>
+        <ValDt><Dt>${istDay(now)}</Dt></ValDt>
         <AcctSvcrRef>SIM${utrs.get(p.endToEndId)}</AcctSvcrRef>
         <BkTxCd><Prtry><Cd>${esc(p.mode)}</Cd></Prtry></BkTxCd>
         <NtryDtls>
@@ -190,11 +189,11 @@ export function writeCamt054(msgId: string, account: string, paid: Payment[], ut
   <BkToCstmrDbtCdtNtfctn>
     <GrpHdr>
       <MsgId>SIM4-${esc(msgId).slice(0, 30)}</MsgId>
-      <CreDtTm>${isoTime(now)}</CreDtTm>
+      <CreDtTm>${istDateTime(now)}</CreDtTm>
     </GrpHdr>
     <Ntfctn>
       <Id>SIM4-${esc(msgId).slice(0, 30)}</Id>
-      <CreDtTm>${isoTime(now)}</CreDtTm>
+      <CreDtTm>${istDateTime(now)}</CreDtTm>
       <Acct><Id><Othr><Id>${esc(account)}</Id></Othr></Id></Acct>
 ${entries(paid, utrs, now)}
     </Ntfctn>
@@ -217,18 +216,18 @@ export function writeCamt053(
         <Tp><CdOrPrtry><Cd>${type}</Cd></CdOrPrtry></Tp>
         <Amt Ccy="INR">${formatPaise(amount < 0n ? -amount : amount)}</Amt>
         <CdtDbtInd>${amount < 0n ? 'DBIT' : 'CRDT'}</CdtDbtInd>
-        <Dt><Dt>${istDate(now)}</Dt></Dt>
+        <Dt><Dt>${istDay(now)}</Dt></Dt>
       </Bal>`;
   return `<?xml version="1.0" encoding="UTF-8"?>
 <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">
   <BkToCstmrStmt>
     <GrpHdr>
       <MsgId>SIM3-${esc(msgId).slice(0, 30)}</MsgId>
-      <CreDtTm>${isoTime(now)}</CreDtTm>
+      <CreDtTm>${istDateTime(now)}</CreDtTm>
     </GrpHdr>
     <Stmt>
       <Id>SIM3-${esc(msgId).slice(0, 30)}</Id>
-      <CreDtTm>${isoTime(now)}</CreDtTm>
+      <CreDtTm>${istDateTime(now)}</CreDtTm>
       <Acct><Id><Othr><Id>${esc(account)}</Id></Othr></Id><Ccy>INR</Ccy></Acct>
 ${balance('OPBD', opening)}
 ${balance('CLBD', closing)}

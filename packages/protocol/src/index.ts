@@ -15,3 +15,4 @@ export * from './wireSchemas.ts';
 export * from './spreadsheetCell.ts';
 export * from './jsonSchema.ts';
 export * from './schemas/index.ts';
+export * from './istTime.ts';
