@@ -3,6 +3,8 @@ import { parsePricingPlan } from '../domain/pricingPlan.ts';
 import type { Database } from '../store/Database.ts';
 import { PricingRepository, type StoredPlan } from '../store/repositories/PricingRepository.ts';
 
+export type { StoredPlan };
+
 export type PutPlanOutcome = { ok: true; plan: StoredPlan } | { ok: false; reason: 'merchant_not_found' };
 
 /**

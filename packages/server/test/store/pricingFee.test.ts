@@ -197,7 +197,7 @@ describe.each(ENGINES)('pricing in the database on %s', (engine) => {
             const p = draft(merchant.id, wallet.id, step.amount, i);
             const fee = oracleFee(plan, p.paymentMode, p.amount);
             const total = p.amount + fee + oracleGst(fee, 1800);
-            let opened: Payout | null = null;
+            let opened: Payout | null;
             try {
               opened = await PayoutRepository.open(db, p, {
                 credentialsVersion: merchant.credentialsVersion,

@@ -1,8 +1,7 @@
 import { formatPaise, ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import { InvalidPricing, pricingRulesWire } from '../../domain/pricingPlan.ts';
-import type { PricingService } from '../../services/PricingService.ts';
-import type { StoredPlan } from '../../store/repositories/PricingRepository.ts';
+import type { PricingService, StoredPlan } from '../../services/PricingService.ts';
 import { AdminError } from '../AdminError.ts';
 import { adminError, adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
