@@ -52,6 +52,8 @@ import { benchTokens, tokenTable } from './tokenBench.ts';
  * of the full run; BENCH_UPSTREAM_PAYOUTS, BENCH_UPSTREAM_RATE, BENCH_UPSTREAM_BACKLOG),
  * BENCH_ONLY=token, BENCH_ONLY=soak (or `npm run bench -- soak`), BENCH_SERVER_ENV="PAYRAIL_X=… PAYRAIL_Y=…" (server
  * settings to compare, e.g. PAYRAIL_PG_PREPARED_STATEMENTS=false).
+ * Each engine's run also compares initiation by 20 merchants with a three-slab pricing plan against 20 without, in
+ * alternating rounds (server + PostgreSQL CPU per request; issue 30's target: at most 5 % more).
  * The server is the compiled JavaScript `npm start` runs (built first); PostgreSQL backend CPU per request is read
  * from /proc for the backends of each process (application_name), so the database must run on this machine.
  */
@@ -161,6 +163,8 @@ interface EngineResults {
   paced: Measured;
   /** BENCH_VARIANTS: extra baseline runs, shown after the baselines. */
   variants: Record<string, Measured>;
+  /** Initiation by merchants with a three-slab plan, and without, in alternating rounds (issue 30: ≤ 5 % more CPU). */
+  priced: { with: Measured; without: Measured };
   status: Measured;
   baselineA: Measured;
   baselineB: Measured;
@@ -342,6 +346,54 @@ async function benchEngine(engine: Engine, driver: IpcChild<{ plan: DriverPlan }
       variants['(a) 100 wallets, SQL as one statement'] = r;
       log(engine, `baseline (a) over ${merchants.length} wallets, single statement: ${fmt(r)}`);
     }
+    // Commercials: the same initiation by merchants with a three-slab plan, alternating with merchants without one,
+    // so that a change of the machine's load falls on both; CPU per request of the server and of PostgreSQL.
+    log(engine, `setting a three-slab plan on ${Math.min(20, merchants.length)} more merchants`);
+    const plain = merchants.slice(0, Math.min(20, merchants.length));
+    const priced: BenchMerchant[] = [];
+    for (let i = 0; i < plain.length; i++) {
+      const m = await createMerchant(url, `Bench priced ${i}`, CREDIT);
+      const res = await call(url, 'PUT', `/admin/v1/merchants/${m.merchantId}/pricing`, {
+        name: 'Three slabs',
+        rules: {
+          IMPS: { slabs: [{ up_to: '1000.00', flat: '2.00' }, { up_to: '25000.00', flat: '5.00' }, { flat: '10.00' }] },
+        },
+      });
+      if (res.status !== 200) throw new Error(`setting a plan answered ${res.status}`);
+      priced.push(m);
+    }
+    const pricedRounds = { with: [] as Measured[], without: [] as Measured[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      pricedRounds.without.push(
+        (await measure(`initiation without a plan, round ${round + 1}`, (s) => initiatePlan(plain, s / ROUNDS))).result,
+      );
+      pricedRounds.with.push(
+        (
+          await measure(`initiation with a three-slab plan, round ${round + 1}`, (s) =>
+            initiatePlan(priced, s / ROUNDS),
+          )
+        ).result,
+      );
+    }
+    const pooled = (runs: Measured[]): Measured => {
+      const total = runs.reduce((sum, r) => sum + r.total, 0);
+      const per = (f: (r: Measured) => number | undefined) =>
+        runs.reduce((sum, r) => sum + (f(r) ?? 0) * r.total, 0) / Math.max(1, total);
+      return {
+        ...(runs[runs.length - 1] as Measured),
+        total,
+        rps: runs.reduce((sum, r) => sum + r.rps, 0) / runs.length,
+        cpuMsPerReq: per((r) => r.cpuMsPerReq),
+        ...(pgBackends ? { pgCpuMsPerReq: per((r) => r.pgCpuMsPerReq) } : {}),
+      };
+    };
+    const pricedResult = { with: pooled(pricedRounds.with), without: pooled(pricedRounds.without) };
+    const cpuOf = (m: Measured) => (m.cpuMsPerReq ?? 0) + (m.pgCpuMsPerReq ?? 0);
+    log(
+      engine,
+      `initiation CPU per request, server + PostgreSQL: with a plan ${cpuOf(pricedResult.with).toFixed(3)} ms, ` +
+        `without ${cpuOf(pricedResult.without).toFixed(3)} ms (${((cpuOf(pricedResult.with) / cpuOf(pricedResult.without) - 1) * 100).toFixed(1)} %)`,
+    );
     const rate = Math.max(1, Math.floor(many.result.rps / 2));
     const half = await measure(
       `initiation at half the peak (${rate} req/s, autocannon overallRate), ${DURATION} s`,
@@ -424,6 +476,7 @@ async function benchEngine(engine: Engine, driver: IpcChild<{ plan: DriverPlan }
       half: { ...half.result, rate },
       paced: paced.result,
       variants,
+      priced: pricedResult,
       status: status.result,
       baselineA,
       baselineB,
@@ -537,6 +590,36 @@ function table(results: EngineResults[]): string {
       ],
       ...(r.bulk ? bulkRows(r.engine, r.bulk).map((row) => [...row, '']) : []),
       ...(r.drain ? [[...drainRow(r.engine, r.drain), '']] : []),
+      ...(() => {
+        const total = (m: Measured) => (m.cpuMsPerReq ?? 0) + (m.pgCpuMsPerReq ?? 0);
+        const ratio = total(r.priced.with) / Math.max(1e-9, total(r.priced.without));
+        return [
+          [
+            r.engine,
+            'initiation, 20 wallets, no plan (alternating)',
+            n(r.priced.without.rps),
+            n(r.priced.without.p50, 2),
+            n(r.priced.without.p99, 2),
+            '',
+            'baseline',
+            '',
+            cpu(r.priced.without),
+            pgc(r.priced.without),
+          ],
+          [
+            r.engine,
+            'initiation, 20 wallets, three-slab plan',
+            n(r.priced.with.rps),
+            n(r.priced.with.p50, 2),
+            n(r.priced.with.p99, 2),
+            `${n(ratio, 3)} × CPU`,
+            '≤ 1.05 × no plan',
+            ok(ratio <= 1.05),
+            cpu(r.priced.with),
+            pgc(r.priced.with),
+          ],
+        ];
+      })(),
       ...Object.entries(r.variants).map(([label, v]) => [
         r.engine,
         label,

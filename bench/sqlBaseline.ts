@@ -39,7 +39,7 @@ const SQL = {
   merchant: 'SELECT * FROM merchants WHERE id = $1',
   wallet: 'SELECT * FROM wallets WHERE id = $1',
   open: `SELECT * FROM payout_open_checked($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                                           $17, $18, $19, $20)`,
+                                           $17, $18, $19, $20, $21, $22)`,
 };
 
 /** The experiment of SqlBaselineRequest.variant 'single': the initiation's writes as one statement. */
@@ -103,6 +103,9 @@ async function initiateOnce(run: RawDb, merchantId: string, walletId: string, se
     day.slice(0, 7),
     now,
     600_000,
+    // GST at 18 %, no plan required (the merchants of the baseline have none: no fee, as the server's).
+    1800,
+    false,
   ]);
   if (rows.length !== 1) throw new Error('initiation recorded nothing');
 }
