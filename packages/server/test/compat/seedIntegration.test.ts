@@ -9,7 +9,8 @@ import { eventually, WebhookReceiver } from '../support/webhookReceiver.ts';
  * documents its status endpoints with), no X-Api-Key header, the collection fields and the POST status form that
  * existing integrations send, and webhooks checked by the plain body HMAC only. It runs twice: at the root with the encrypted V1 token request, and under `/api` (the provider's
  * documented base URL) with the credentials in plain JSON, as the live service takes them, for a merchant whose
- * `default_scheme` is v1.
+ * `default_scheme` is v1, and who pays fees (a pricing plan: the answers carry `fees` and `tax`, which such an
+ * integration ignores).
  */
 
 interface Variant {
@@ -84,8 +85,16 @@ describe.each(CASES)('an integration of the provider interface ($engine, $varian
         body: JSON.stringify({ default_scheme: 'v1' }),
       });
       expect(patch.status).toBe(200);
+      const plan = await fetch(`${t.url}/admin/v1/merchants/${merchant.merchant_id}/pricing`, {
+        method: 'PUT',
+        headers: { ...admin, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Seed', rules: { IMPS: { slabs: [{ flat: '5.00' }] } } }),
+      });
+      expect(plan.status).toBe(200);
     }
   });
+  /** A priced merchant also paid ₹5.00 and ₹0.90 GST on its payout. */
+  const charged = () => (variant.tokenRequest === 'plain' ? '4868.60' : '4874.50');
 
   afterAll(async () => {
     await receiver?.stop();
@@ -156,7 +165,7 @@ describe.each(CASES)('an integration of the provider interface ($engine, $varian
       headers: bearer(),
     });
     const balance = decrypt(((await res.json()) as Loose).data);
-    expect(balance.available_balance).toBe('4874.50');
+    expect(balance.available_balance).toBe(charged());
     expect(balance.balance).toBe(balance.available_balance);
   });
 
