@@ -8,7 +8,10 @@ import { api, ErrorNotice, html, Notice, rupees, useLoad } from '../lib.js';
  */
 const shortfall = (t) => `balance ${rupees(t.upstream_balance)} for ${rupees(t.owed)} owed (coverage ${t.coverage}).`;
 
-/** Each connector's routes and health; for the upstream, whether its account covers what merchants hold. */
+/**
+ * Each connector's routes and health; for the upstream, whether its account covers what merchants hold. The table
+ * scrolls inside the card on a phone, as every table does.
+ */
 export function Connectors() {
   const list = useLoad(() => api('GET', '/admin/v1/connectors'), []);
   const connectors = list.data?.connectors ?? [];
@@ -24,30 +27,32 @@ export function Connectors() {
         </p>
       </${Notice}>`,
     )}
-    <table>
-      <thead>
-        <tr>
-          <th>Connector</th>
-          <th>Modes</th>
-          <th>Health</th>
-          <th>Balance</th>
-          <th>Owed</th>
-          <th>Coverage</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${connectors.map(
-          (c) =>
-            html`<tr>
-              <td>${c.name}</td>
-              <td>${c.routes.join(', ') || '—'}</td>
-              <td title=${c.last_failure || ''}>${c.healthy ? 'answering' : `failing: ${c.last_failure || ''}`}</td>
-              <td class="num">${c.treasury ? rupees(c.treasury.upstream_balance) : '—'}</td>
-              <td class="num">${c.treasury ? rupees(c.treasury.owed) : '—'}</td>
-              <td class="num">${c.treasury?.coverage ?? '—'}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+    <div class="table-wrap" tabindex="0" role="region" aria-label="Connectors and their health">
+      <table>
+        <thead>
+          <tr>
+            <th>Connector</th>
+            <th>Modes</th>
+            <th>Health</th>
+            <th>Balance</th>
+            <th>Owed</th>
+            <th>Coverage</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${connectors.map(
+            (c) =>
+              html`<tr>
+                <td>${c.name}</td>
+                <td>${c.routes.join(', ') || '—'}</td>
+                <td title=${c.last_failure || ''}>${c.healthy ? 'answering' : `failing: ${c.last_failure || ''}`}</td>
+                <td class="num">${c.treasury ? rupees(c.treasury.upstream_balance) : '—'}</td>
+                <td class="num">${c.treasury ? rupees(c.treasury.owed) : '—'}</td>
+                <td class="num">${c.treasury?.coverage ?? '—'}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
   </section>`;
 }

@@ -1,5 +1,6 @@
-// One merchant for the operator: its facts and wallets; admins suspend or reactivate it, rotate its keys and
-// webhook secret, open wallets, and set its limits, UPI details, beneficiary verification and default scheme.
+// One merchant for the operator: its facts, wallets and pricing plan (set by finance); admins suspend or reactivate
+// it, rotate its keys and webhook secret, open wallets, and set its limits, UPI details, beneficiary verification and
+// default scheme.
 import {
   ActionButton,
   ActionForm,
@@ -18,6 +19,7 @@ import {
 import { can } from './can.js';
 import { CredentialsOnce } from './CredentialsOnce.js';
 import { idLink } from './idLink.js';
+import { PricingPlan } from './PricingPlan.js';
 
 const enc = encodeURIComponent;
 
@@ -94,6 +96,7 @@ export function MerchantDetail({ session, params: [id] }) {
             { label: 'Balance', num: true, render: (w) => rupees(w.balance) },
           ]}
         />
+        <${PricingPlan} session=${session} merchantId=${id} />
         ${
           admin &&
           html`<h2>Limits and settings</h2>

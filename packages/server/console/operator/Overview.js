@@ -1,6 +1,8 @@
-// The operator's overview: the day's figures at a glance, the chart of payouts per status, and the connectors.
+// The operator's overview: the day's figures at a glance, the chart of payouts per status, the platform's wallets
+// and the connectors.
 import { api, ErrorNotice, html, PayoutChart, rupees, useLoad } from '../lib.js';
 import { Connectors } from './Connectors.js';
+import { PlatformWallets } from './PlatformWallets.js';
 
 export function Overview() {
   const stats = useLoad(() => api('GET', '/admin/v1/stats'), []);
@@ -32,5 +34,6 @@ export function Overview() {
           <${PayoutChart} hours=${s.payouts_per_hour} />
         </section>`
     }
+    <${PlatformWallets} />
     <${Connectors} />`;
 }

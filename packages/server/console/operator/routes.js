@@ -10,6 +10,7 @@ import { CollectionDetail } from './CollectionDetail.js';
 import { Collections } from './Collections.js';
 import { ExceptionDetail } from './ExceptionDetail.js';
 import { Exceptions } from './Exceptions.js';
+import { Fees } from './Fees.js';
 import { OpenExceptionsCount } from './exceptionParts.js';
 import { Ledger } from './Ledger.js';
 import { MerchantDetail } from './MerchantDetail.js';
@@ -38,6 +39,7 @@ export function operatorNav(role) {
     ['#/approvals', 'Approvals'],
     ['#/exceptions', 'Exceptions', OpenExceptionsCount],
     ['#/ledger', 'Ledger'],
+    ['#/fees', 'Fees'],
     ['#/reconciliation', 'Reconciliation'],
     ['#/bankfiles', 'Bank files'],
     ['#/audit', 'Audit log'],
@@ -62,6 +64,7 @@ export const operatorRoutes = [
   [/^\/exceptions$/, Exceptions],
   [/^\/exceptions\/(EX[0-9A-Z]{26})$/, ExceptionDetail],
   [/^\/ledger$/, Ledger],
+  [/^\/fees$/, Fees],
   [/^\/reconciliation$/, Reconciliation],
   [/^\/bankfiles$/, BankFiles],
   [/^\/reconciliation\/(RR[0-9A-Z]{26})$/, ReconciliationRun],

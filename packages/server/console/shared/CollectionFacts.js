@@ -3,8 +3,9 @@
 import { Badge, html, rupees, when } from '../lib.js';
 
 /**
- * The status, amount, sender id and creation time of one collection. `rows` (more <dt>/<dd> pairs, such as the
- * operator's merchant and payment page) come before Created; `children` (actions) follow the list.
+ * The status, amount, fees and GST ("0.00" until it succeeds), sender id and creation time of one collection. `rows`
+ * (more <dt>/<dd> pairs, such as the operator's merchant and payment page) come before Created; `children`
+ * (actions) follow the list.
  */
 export function CollectionFacts({ c, rows, children }) {
   return html`<section class="card">
@@ -13,6 +14,10 @@ export function CollectionFacts({ c, rows, children }) {
       <dd><${Badge} value=${c.status} /></dd>
       <dt>Amount</dt>
       <dd>${rupees(c.requestAmount || c.amount)}</dd>
+      <dt>Fees</dt>
+      <dd data-testid="collection-fees">${rupees(c.fees)}</dd>
+      <dt>GST</dt>
+      <dd data-testid="collection-tax">${rupees(c.tax)}</dd>
       <dt>Sender id</dt>
       <dd>${c.senderId || c.sender_id}</dd>
       ${rows}

@@ -13,6 +13,10 @@ export function PayoutFacts({ p, merchantLink, walletLink }) {
       <dd><${Badge} value=${p.status} /> ${p.status_message || ''}</dd>
       <dt>Amount</dt>
       <dd data-testid="payout-amount">${rupees(p.amount)}</dd>
+      <dt>Fees</dt>
+      <dd data-testid="payout-fees">${rupees(p.fees)}</dd>
+      <dt>GST</dt>
+      <dd data-testid="payout-tax">${rupees(p.tax)}</dd>
       <dt>Mode</dt>
       <dd>${p.payment_mode || '—'}</dd>
       <dt>Beneficiary</dt>
