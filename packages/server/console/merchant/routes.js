@@ -5,6 +5,8 @@ import { BatchPage } from './BatchPage.js';
 import { Batches } from './Batches.js';
 import { CollectionPage } from './CollectionPage.js';
 import { Collections } from './Collections.js';
+import { InvoicePage } from './InvoicePage.js';
+import { Invoices } from './Invoices.js';
 import { Overview } from './Overview.js';
 import { PayoutPage } from './PayoutPage.js';
 import { Payouts } from './Payouts.js';
@@ -18,6 +20,7 @@ export const merchantNav = [
   ['#/batches', 'Batches'],
   ['#/collections', 'Collections'],
   ['#/webhooks', 'Webhooks'],
+  ['#/invoices', 'Invoices'],
 ];
 
 /** Each hash path and its page, first match wins; the pattern's groups are the page's `params`. */
@@ -31,4 +34,6 @@ export const merchantRoutes = [
   [/^\/collections$/, Collections],
   [/^\/collections\/(CT[0-9A-Z]{26})$/, CollectionPage],
   [/^\/webhooks$/, Webhooks],
+  [/^\/invoices$/, Invoices],
+  [/^\/invoices\/(IV[0-9A-Z]{26})$/, InvoicePage],
 ];

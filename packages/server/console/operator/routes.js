@@ -11,6 +11,8 @@ import { Collections } from './Collections.js';
 import { ExceptionDetail } from './ExceptionDetail.js';
 import { Exceptions } from './Exceptions.js';
 import { Fees } from './Fees.js';
+import { InvoiceDetail } from './InvoiceDetail.js';
+import { Invoices } from './Invoices.js';
 import { OpenExceptionsCount } from './exceptionParts.js';
 import { Ledger } from './Ledger.js';
 import { MerchantDetail } from './MerchantDetail.js';
@@ -40,6 +42,7 @@ export function operatorNav(role) {
     ['#/exceptions', 'Exceptions', OpenExceptionsCount],
     ['#/ledger', 'Ledger'],
     ['#/fees', 'Fees'],
+    ['#/invoices', 'Invoices'],
     ['#/reconciliation', 'Reconciliation'],
     ['#/bankfiles', 'Bank files'],
     ['#/audit', 'Audit log'],
@@ -65,6 +68,8 @@ export const operatorRoutes = [
   [/^\/exceptions\/(EX[0-9A-Z]{26})$/, ExceptionDetail],
   [/^\/ledger$/, Ledger],
   [/^\/fees$/, Fees],
+  [/^\/invoices$/, Invoices],
+  [/^\/invoices\/(IV[0-9A-Z]{26})$/, InvoiceDetail],
   [/^\/reconciliation$/, Reconciliation],
   [/^\/bankfiles$/, BankFiles],
   [/^\/reconciliation\/(RR[0-9A-Z]{26})$/, ReconciliationRun],

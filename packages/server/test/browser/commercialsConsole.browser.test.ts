@@ -14,8 +14,10 @@ import { eventually } from '../support/webhookReceiver.ts';
  * The console's commercials pages (docs/operator/console.md, "Commercials") in Debian's chromium driven by
  * playwright-core: a finance operator sets a merchant's pricing plan as JSON (a refused plan names its field), a
  * payout initiated through the merchant API shows its fee and GST on the operator's and the merchant's payout pages,
- * on the Fees page (totals, chart, each grouping, CSV) and in the platform wallets of the overview; a viewer reads the
- * plan but is offered no editor. Every page fits a 1280-pixel and a 360-pixel window, tables scrolling in their card.
+ * on the Fees page (totals, chart, each grouping, CSV) and in the platform wallets of the overview; a finance operator
+ * runs the month's invoices (once: again issues nothing) and opens the one issued, its lines, CGST and SGST and PDF;
+ * a viewer reads the plan and invoices but is offered no editor and no run; the merchant reads and downloads its
+ * invoice. Every page fits a 1280-pixel and a 360-pixel window, tables scrolling in their card.
  */
 const hasChromium = existsSync(CHROMIUM);
 
@@ -45,6 +47,14 @@ const BAD_PLAN = {
   },
 };
 
+/** The supplier's settings that invoices need (docs/operator/charging-merchants.md, "Tax invoices"). */
+const OPERATOR_ENV = {
+  PAYRAIL_OPERATOR_LEGAL_NAME: 'Payrail Payments Private Limited',
+  PAYRAIL_OPERATOR_GSTIN: '27AAPFU0939F1ZV',
+  PAYRAIL_OPERATOR_ADDRESS: '4th Floor, Example House, Lower Parel, Mumbai 400013',
+  PAYRAIL_OPERATOR_STATE: '27',
+};
+
 describe.runIf(hasChromium)('commercials in the console (chromium)', { timeout: 120_000 }, () => {
   let t: TestServer;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
@@ -55,7 +65,7 @@ describe.runIf(hasChromium)('commercials in the console (chromium)', { timeout: 
   const today = istDay(new Date());
 
   beforeAll(async () => {
-    t = await startTestServer('pglite');
+    t = await startTestServer('pglite', { env: OPERATOR_ENV });
     merchant = await createMerchant(t.url, 'Fee Paying Shop', '100000.00');
     await Promise.all([
       createOperator(t.url, 'finance@example.test', 'finance'),
@@ -250,6 +260,61 @@ describe.runIf(hasChromium)('commercials in the console (chromium)', { timeout: 
     await expectFits('overview-platform-wallets');
   });
 
+  it("a finance operator runs the month's invoices: one for the merchant, its lines, totals and PDF", async () => {
+    const month = today.slice(0, 7);
+    await page.getByRole('link', { name: 'Invoices', exact: true }).click();
+    await page.getByRole('heading', { name: 'Invoices', level: 1 }).waitFor();
+    await eventually(async () => (await rows('Invoices'))[0] === 'No invoices.', 10_000, 50);
+    // The month to run starts at this IST month.
+    expect(await page.getByLabel('Month to invoice (IST)').inputValue()).toBe(month);
+    await page.getByRole('button', { name: 'Run month' }).click();
+    await page.getByText(`${month}: 1 invoice issued.`).waitFor();
+    await eventually(
+      async () => (await rows('Invoices')).length === 1 && (await rows('Invoices'))[0] !== 'No invoices.',
+    );
+    const [listed] = await rows('Invoices');
+    const number = listed?.split(' | ')[0] as string;
+    expect(number).toMatch(/^INV\/\d{4}-\d{2}\/000001$/);
+    expect(listed).toContain(`| ${month} |`);
+    expect(listed).toContain('| IMPS 1 · ₹2.00 | ₹2.00 | ₹0.36 | ₹2.36 |');
+    expect(listed).toMatch(/\| PDF · CSV$/);
+    // Running it again issues nothing new.
+    await page.getByRole('button', { name: 'Run month' }).click();
+    await page.getByText(`${month}: 1 invoice issued before.`).waitFor();
+    expect(await rows('Invoices')).toHaveLength(1);
+
+    // The filters: another month has none; this month and the merchant have it.
+    await page.getByLabel('Month (IST)', { exact: true }).fill('2020-01');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await eventually(async () => (await rows('Invoices'))[0] === 'No invoices.', 10_000, 50);
+    await page.getByLabel('Month (IST)', { exact: true }).fill(month);
+    await page.getByLabel('Merchant ID').fill(merchant.merchant_id);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await eventually(async () => (await rows('Invoices'))[0]?.startsWith(number) ?? false, 10_000, 50);
+    await expectFits('invoices');
+
+    const pdfHref = (await page.getByRole('link', { name: `PDF of invoice ${number}` }).getAttribute('href')) as string;
+    expect(pdfHref).toMatch(/^\/admin\/v1\/invoices\/IV[0-9A-Z]{26}\?format=pdf$/);
+    const pdf = await page.request.get(`${t.url}${pdfHref}`);
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
+    expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
+
+    await page.getByRole('link', { name: number, exact: true }).click();
+    await page.getByRole('heading', { name: `Invoice ${number}` }).waitFor();
+    expect(await rows('Invoice lines')).toEqual(['IMPS | 1 | ₹2.00 | ₹0.36']);
+    // No billing state: the merchant is in the operator's state, so the GST is CGST and SGST.
+    expect(await rows('Totals')).toEqual([
+      'Taxable value | ₹2.00',
+      'CGST (9 %) | ₹0.18',
+      'SGST (9 %) | ₹0.18',
+      'Total | ₹2.36',
+    ]);
+    expect(await page.getByTestId('invoice-facts').innerText()).toContain(merchant.merchant_id.slice(0, 6));
+    await page.getByText('GSTIN 27AAPFU0939F1ZV').waitFor();
+    await expectFits('invoice');
+  });
+
   it('a viewer reads the plan and the fees but is offered no editor', async () => {
     await signIn('viewer@example.test');
     await go(`#/merchants/${merchant.merchant_id}`, 'Merchant Fee Paying Shop');
@@ -258,9 +323,15 @@ describe.runIf(hasChromium)('commercials in the console (chromium)', { timeout: 
     expect(await page.getByRole('button', { name: 'Save plan' }).count()).toBe(0);
     await go('#/fees', 'Fees');
     await page.getByTestId('fees-total-fees').getByText('₹2.00').waitFor();
+    await go('#/invoices', 'Invoices');
+    await page.getByText("A finance operator runs a month's invoices.").waitFor();
+    await eventually(
+      async () => (await rows('Invoices')).length === 1 && (await rows('Invoices'))[0] !== 'No invoices.',
+    );
+    expect(await page.getByRole('button', { name: 'Run month' }).count()).toBe(0);
   });
 
-  it('the merchant sees the fee and GST on its own payout page', async () => {
+  it('the merchant sees the fee and GST on its own payout page, and its invoice', async () => {
     await browser.context.clearCookies();
     await page.goto(`${t.url}/console`);
     await page.getByRole('button', { name: 'Merchant' }).click();
@@ -272,6 +343,23 @@ describe.runIf(hasChromium)('commercials in the console (chromium)', { timeout: 
     await page.getByTestId('payout-fees').getByText('₹2.00').waitFor();
     expect(await page.getByTestId('payout-tax').innerText()).toBe('₹0.36');
     await expectFits('merchant-payout-fees');
+
+    // Its invoices: the one issued, to open and to download as PDF from its own console's route.
+    await page.getByRole('link', { name: 'Invoices', exact: true }).click();
+    await page.getByRole('heading', { name: 'Invoices', level: 1 }).waitFor();
+    await eventually(async () => (await rows('Your invoices'))[0]?.startsWith('INV/') ?? false, 10_000, 50);
+    const [listed] = await rows('Your invoices');
+    expect(listed).toContain('| IMPS 1 · ₹2.00 | ₹2.00 | ₹0.36 | ₹2.36 |');
+    const number = listed?.split(' | ')[0] as string;
+    const pdfHref = (await page.getByRole('link', { name: `PDF of invoice ${number}` }).getAttribute('href')) as string;
+    expect(pdfHref).toMatch(/^\/console\/api\/merchant\/invoices\/IV[0-9A-Z]{26}\?format=pdf$/);
+    const pdf = await page.request.get(`${t.url}${pdfHref}`);
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
+    await expectFits('merchant-invoices');
+    await page.getByRole('link', { name: number, exact: true }).click();
+    await page.getByRole('heading', { name: `Invoice ${number}` }).waitFor();
+    expect(await rows('Totals')).toContain('Total | ₹2.36');
     expect(pageErrors).toEqual([]);
   });
 });
