@@ -226,8 +226,11 @@ describe('operator commands', () => {
     ]);
     expect(list.code).toBe(0);
     expect(list.json.data.map((p: { transaction_id: string }) => p.transaction_id)).toEqual([pending.transactionId]);
-    expect(table.stdout.split('\n')[0]).toMatch(/^TRANSACTION ID\s+SENDER ID/);
+    expect(table.stdout.split('\n')[0]).toMatch(/^TRANSACTION ID\s+SENDER ID\s+MERCHANT\s+AMOUNT\s+FEES\s+GST\s+MODE/);
     expect(table.stdout).toContain('op-pending-1');
+    // No pricing plan: nothing charged, and the views say so.
+    expect(show.json).toMatchObject({ amount: '10.00', fees: '0.00', tax: '0.00' });
+    expect((await op('payouts', 'show', pending.transactionId)).stdout).toMatch(/Fees:\s+0\.00\nGST on fees:\s+0\.00/);
     expect(show.json.status).toBe('PENDING');
     expect(cols.code).toBe(0);
     expect(cols.json.data[0]).toMatchObject({ txnId: c.txnId, senderId: 'op-col-1' });
@@ -343,7 +346,7 @@ describe('operator commands', () => {
     expect(r.code).toBe(0);
     expect(r.json.ok).toBe(true);
     expect(r.json.wallets_checked).toBeGreaterThan(0);
-    expect(human.stdout).toMatch(/^Ledger OK/);
+    expect(human.stdout).toMatch(/^Ledger OK: \d+ wallet\(s\) checked \(3 of the platform\)/);
     // A balance moved outside the ledger is a mismatch: exit 7.
     await t.db.query('UPDATE wallets SET balance = balance + 1 WHERE id = $1', [walletId]);
     try {

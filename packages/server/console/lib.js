@@ -412,7 +412,7 @@ export function StatementTable({ statement }) {
     rows=${rows}
     columns=${[
       { label: 'Time', render: (r) => (r.created_at ? when(r.created_at) : r.summary ? '' : '—') },
-      { label: 'Entry', render: (r) => r.kind },
+      { label: 'Entry', render: (r) => r.description || r.kind },
       { label: 'Reference', id: true, render: (r) => r.payout_id || r.collection_id || r.reference || '' },
       { label: 'Amount', num: true, render: (r) => (r.summary ? '' : rupees(r.amount)) },
       { label: 'Balance', num: true, render: (r) => rupees(r.balance) },

@@ -59,6 +59,7 @@ import { CreditApprovalService } from './services/CreditApprovalService.ts';
 import { OperatorService } from './services/OperatorService.ts';
 import { StatsService } from './services/StatsService.ts';
 import { ExceptionService } from './services/ExceptionService.ts';
+import { PlatformService } from './services/PlatformService.ts';
 import { PricingService } from './services/PricingService.ts';
 import { ReconciliationService } from './services/ReconciliationService.ts';
 import { WalletStatementService } from './services/WalletStatementService.ts';
@@ -361,6 +362,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     pricing: new PricingService(db, clock),
     gstRateBp: config.gstRateBp,
     bankFiles: new BankFileService(db),
+    platform: new PlatformService(db, clock),
   });
 
   // Bank files (docs/operator/bank-files.md): the cut-off and the inbox run beside the worker, started by listen().

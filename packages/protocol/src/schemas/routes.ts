@@ -133,6 +133,8 @@ const admin = {
     response: { 200: A.adminPayoutView },
   },
   'GET /admin/v1/ledger/verify': { response: { 200: A.ledgerVerification } },
+  'GET /admin/v1/platform/wallets': { response: { 200: A.platformWalletList } },
+  'GET /admin/v1/platform/fees': { querystring: A.platformFeesQuery, response: { 200: A.platformFeeReport } },
   'GET /admin/v1/collections': { querystring: A.collectionListQuery, response: { 200: A.collectionPage } },
   'GET /admin/v1/collections/:txnId': { params: A.txnIdParam, response: { 200: A.adminCollectionView } },
   'GET /admin/v1/collections/:txnId/timeline': {

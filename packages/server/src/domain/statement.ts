@@ -25,6 +25,32 @@ export interface Statement {
 }
 
 /**
+ * What each kind of entry is, as a statement line says it (docs/operator/console.md, "Statement"); the payout or
+ * collection it belongs to is on the line beside it. On the platform's wallets the same words name the other side
+ * of the same movement.
+ */
+const ENTRY_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  credit: 'Wallet credit',
+  payout_debit: 'Payout',
+  payout_refund: 'Payout refunded',
+  payout_fee: 'Payout fee',
+  payout_fee_gst: 'GST on payout fee',
+  payout_fee_refund: 'Payout fee refunded',
+  payout_fee_gst_refund: 'GST on payout fee refunded',
+  collection_credit: 'Collection received',
+  collection_fee: 'Collection fee',
+  collection_fee_gst: 'GST on collection fee',
+};
+
+/** A statement line's description: its kind in words (a kind without words of its own: the kind, spaced). */
+export function entryDescription(kind: string): string {
+  const words = ENTRY_DESCRIPTIONS[kind];
+  if (words) return words;
+  const spaced = kind.replace(/_/g, ' ');
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+/**
  * Running balances computed from the opening balance and the amounts, in ledger order, so that the statement
  * adds up by construction: closing = opening + Σ amounts, whatever order concurrent writers committed in.
  */

@@ -13,7 +13,7 @@ const MIGRATION_LOCK_KEY = 7_273_845_001;
  * committed before 026_exceptions) were numbered past them, and the history does not say why. An applied migration
  * cannot be renumbered: databases record its version in schema_migrations, so a renumbered file would run a
  * second time there. A gap is harmless: every version not yet recorded is applied, in number order, whatever the
- * numbers between. A new migration takes the number after the highest (029).
+ * numbers between. A new migration takes the number after the highest (031).
  */
 
 export interface Migration {

@@ -273,7 +273,13 @@ describe.each(ENGINES)('admin payouts on %s', (engine) => {
     it('reports ok with the number of wallets checked', async () => {
       const res = await admin(t.url, 'GET', '/admin/v1/ledger/verify');
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ ok: true, wallets_checked: expect.any(Number), mismatches: [] });
+      expect(res.body).toEqual({
+        ok: true,
+        wallets_checked: expect.any(Number),
+        platform_wallets_checked: 3,
+        mismatches: [],
+        unbalanced_kinds: [],
+      });
       const { rows } = await t.db.query<{ n: bigint }>('SELECT count(*)::int8 AS n FROM wallets');
       expect(res.body.wallets_checked).toBe(Number(rows[0]?.n));
       expect(res.body.wallets_checked).toBeGreaterThan(0);

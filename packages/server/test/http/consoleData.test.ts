@@ -102,9 +102,9 @@ describe.each(ENGINES)('console data routes on %s', (engine) => {
       expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
       expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="statement-WL/);
       const lines = (await res.text()).trimEnd().split('\r\n');
-      expect(lines[0]).toBe('entry_id,created_at,kind,amount,balance,reference,payout_id,collection_id');
-      expect(lines[1]).toMatch(/,opening_balance,,0\.00,,,$/);
-      expect(lines[lines.length - 1]).toMatch(/,closing_balance,,900\.00,,,$/);
+      expect(lines[0]).toBe('entry_id,created_at,kind,amount,balance,reference,payout_id,collection_id,description');
+      expect(lines[1]).toMatch(/,opening_balance,,0\.00,,,,$/);
+      expect(lines[lines.length - 1]).toMatch(/,closing_balance,,900\.00,,,,$/);
       expect(lines).toHaveLength(1 + 1 + 4 + 1);
     });
 

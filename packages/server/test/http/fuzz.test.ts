@@ -643,7 +643,7 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
       );
     });
 
-    it('read routes of the console API: hostile query strings and ids (lists, timelines, statements, stats)', async () => {
+    it('read routes of the console API: hostile query strings and ids (lists, timelines, statements, stats, fees)', async () => {
       const paths = fc.constantFrom(
         ['/admin/v1/merchants', ['q', 'status', 'limit', 'cursor']],
         ['/admin/v1/batches', ['merchant_id', 'limit', 'cursor']],
@@ -658,6 +658,8 @@ describe.each(ENGINES)('fuzzing every route on %s', (engine) => {
         ['/admin/v1/collections/{c}', []],
         ['/admin/v1/collections/{c}/timeline', []],
         ['/admin/v1/batches/{m}/{b}', ['cursor']],
+        ['/admin/v1/platform/fees', ['from', 'to', 'group', 'merchant_id', 'format']],
+        ['/admin/v1/platform/wallets', []],
       ) as fc.Arbitrary<[string, string[]]>;
       await run(
         fc.asyncProperty(paths, fc.boolean(), hostileSegment, async ([template, keys], realIds, segment) => {

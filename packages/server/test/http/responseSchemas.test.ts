@@ -267,6 +267,9 @@ describe('every route answers what its protocol schema says', () => {
     ok(await call('POST', `/admin/v1/payouts/${pending}/resolve`, { status: 'SUCCESS', utr_number: 'UTR-DRIFT-2' }));
     ok(await call('POST', `/admin/v1/payouts/${succeeded}/return`, { reason: 'Account closed' }));
     ok(await call('GET', '/admin/v1/ledger/verify'));
+    ok(await call('GET', '/admin/v1/platform/wallets'));
+    ok(await call('GET', '/admin/v1/platform/fees?group=merchant'));
+    ok(await call('GET', '/admin/v1/platform/fees?format=csv'));
     ok(await call('GET', '/admin/v1/collections?limit=3'));
     ok(await call('GET', `/admin/v1/collections/${collection.txnId}`));
     ok(await call('GET', `/admin/v1/collections/${collection.txnId}/timeline`));

@@ -12,6 +12,7 @@ export function collectionView(c: Collection): string {
     ['Sender ID', c.senderId],
     ['Status', c.statusMessage ? `${c.status} (${c.statusMessage})` : c.status],
     ['Amount', `${c.amount} INR`],
+    ['Fees', `${c.fees} INR + GST ${c.tax} INR`],
     ['Mode', c.paymentMode],
     ['Wallet ID', c.walletId],
     ['Payer VPA', c.payerVpa],

@@ -26,6 +26,7 @@ export function payoutView(p: Payout): string {
     ['Sender ID', p.senderId],
     ['Status', p.statusMessage ? `${p.status} (${p.statusMessage})` : p.status],
     ['Amount', `${p.amount} INR via ${p.paymentMode}`],
+    ['Fees', `${p.fees} INR + GST ${p.tax} INR`],
     ['Wallet ID', p.walletId],
     ['Beneficiary', `${b.name}, account ${b.accountNumber}, IFSC ${b.ifsc}${b.bankName ? ` (${b.bankName})` : ''}`],
     ['UTR', p.utr],

@@ -23,6 +23,8 @@ export function collectionsCommands(program: Command): void {
       ['SENDER ID', (r) => cell(r.senderId)],
       ['MERCHANT', (r) => cell(r.merchant_id)],
       ['AMOUNT', (r) => cell(r.requestAmount)],
+      ['FEES', (r) => cell(r.fees)],
+      ['GST', (r) => cell(r.tax)],
       ['MODE', (r) => cell(r.paymentMode)],
       ['STATUS', (r) => cell(r.status)],
       ['UTR', (r) => cell(r.utr)],

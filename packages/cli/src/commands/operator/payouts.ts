@@ -13,6 +13,9 @@ function payoutAdminView(p: Row): string {
     ['Merchant ID', cell(p.merchant_id)],
     ['Wallet ID', cell(p.wallet_id)],
     ['Amount', cell(p.amount)],
+    // What the merchant's pricing plan charged on it, kept after a refund (the refund is a statement entry).
+    ['Fees', cell(p.fees)],
+    ['GST on fees', cell(p.tax)],
     ['Mode', cell(p.payment_mode)],
     ['Status', cell(p.status)],
     ['Status message', cell(p.status_message)],
@@ -43,6 +46,8 @@ export function payoutsCommands(program: Command): void {
       ['SENDER ID', (r) => cell(r.sender_id)],
       ['MERCHANT', (r) => cell(r.merchant_id)],
       ['AMOUNT', (r) => cell(r.amount)],
+      ['FEES', (r) => cell(r.fees)],
+      ['GST', (r) => cell(r.tax)],
       ['MODE', (r) => cell(r.payment_mode)],
       ['STATUS', (r) => cell(r.status)],
       ['UTR', (r) => cell(r.utr_number)],

@@ -20,3 +20,4 @@ export * from './connectors.ts';
 export * from './reconciliation.ts';
 export * from './bankFiles.ts';
 export * from './pricing.ts';
+export * from './platform.ts';

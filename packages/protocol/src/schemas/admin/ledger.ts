@@ -1,12 +1,16 @@
-import { bool, integer, text } from '../common.ts';
+import { bool, integer, rupeesText, text } from '../common.ts';
 
-/** The ledger check: every wallet's balance against the sum of its entries. */
+/**
+ * The ledger check: every wallet's balance (the merchants' and the platform's) against the sum of its entries, and
+ * every double-entry kind (the fees and their GST, both ways) summing to zero over all wallets.
+ */
 
 export const ledgerVerification = {
   type: 'object',
   properties: {
-    ok: bool,
-    wallets_checked: integer,
+    ok: { ...bool, description: 'No mismatch and no unbalanced kind' },
+    wallets_checked: { ...integer, description: 'Every wallet, the platform’s included' },
+    platform_wallets_checked: { ...integer, description: 'Of which the platform’s (fees, gst, recovery)' },
     mismatches: {
       type: 'array',
       items: {
@@ -16,6 +20,16 @@ export const ledgerVerification = {
           balance: { type: ['string', 'integer'] },
           ledger_sum: { type: ['string', 'integer'] },
         },
+      },
+    },
+    unbalanced_kinds: {
+      type: 'array',
+      description:
+        'Double-entry kinds whose entries do not sum to zero over all wallets (the platform’s side and the merchants’ disagree); should always be empty',
+      items: {
+        type: 'object',
+        required: ['kind', 'sum'],
+        properties: { kind: text, sum: { ...rupeesText, description: 'The sum over every wallet (rupees)' } },
       },
     },
   },

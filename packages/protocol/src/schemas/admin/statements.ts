@@ -34,7 +34,12 @@ export const statementView = {
         properties: {
           entry_id: text,
           created_at: dateTime,
-          kind: text,
+          kind: {
+            ...text,
+            description:
+              'credit, payout_debit, payout_refund, collection_credit; payout_fee, payout_fee_gst and their refunds payout_fee_refund, payout_fee_gst_refund; collection_fee, collection_fee_gst',
+          },
+          description: { ...text, description: 'The kind in words; payout_id or collection_id says which one' },
           amount: rupeesText,
           balance: rupeesText,
           reference: nullableText,

@@ -1,4 +1,4 @@
-import { ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
+import { formatPaise, ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { MerchantService } from '../../services/MerchantService.ts';
 import type { PayoutAdminService } from '../../services/PayoutAdminService.ts';
@@ -123,16 +123,19 @@ export function adminPayoutRoutes(
       ...adminRouteOptions,
       schema: {
         tags: ['admin'],
-        summary: "Check every wallet's balance against the sum of its ledger entries",
+        summary:
+          "Check every wallet's balance (the platform's included) against the sum of its ledger entries, and that each double-entry kind sums to zero",
         ...R['GET /admin/v1/ledger/verify'],
       },
     },
     async () => {
       const result = await deps.payoutAdmin.verifyLedger();
       return {
-        ok: result.mismatches.length === 0,
+        ok: result.mismatches.length === 0 && result.unbalancedKinds.length === 0,
         wallets_checked: result.walletsChecked,
+        platform_wallets_checked: result.platformWalletsChecked,
         mismatches: result.mismatches,
+        unbalanced_kinds: result.unbalancedKinds.map((k) => ({ kind: k.kind, sum: formatPaise(k.sum) })),
       };
     },
   );

@@ -1,5 +1,5 @@
 import { formatPaise } from '@payrail/protocol';
-import type { Statement } from '../../domain/statement.ts';
+import { entryDescription, type Statement } from '../../domain/statement.ts';
 
 /** A statement as JSON: amounts as decimal text, like every admin answer. */
 export function statementJson(s: Statement) {
@@ -16,6 +16,7 @@ export function statementJson(s: Statement) {
       entry_id: String(e.id),
       created_at: e.at.toISOString(),
       kind: e.kind,
+      description: entryDescription(e.kind),
       amount: formatPaise(e.amount),
       balance: formatPaise(e.balance),
       reference: e.reference,

@@ -14,6 +14,19 @@ export type EntryKind =
   | 'collection_fee'
   | 'collection_fee_gst';
 
+/**
+ * The kinds whose every movement is two entries, a merchant's wallet's and a platform wallet's, with opposite signs:
+ * over all wallets each sums to zero (GET /admin/v1/ledger/verify checks it).
+ */
+export const DOUBLE_ENTRY_KINDS: readonly EntryKind[] = [
+  'payout_fee',
+  'payout_fee_gst',
+  'payout_fee_refund',
+  'payout_fee_gst_refund',
+  'collection_fee',
+  'collection_fee_gst',
+];
+
 export interface NewEntry {
   walletId: string;
   kind: EntryKind;
@@ -156,10 +169,22 @@ export const LedgerRepository = {
     return BigInt((rows[0] as { total: bigint }).total);
   },
 
-  /** Every wallet whose balance differs from the sum of its entries (should always be empty). */
-  async verify(q: Queryable): Promise<{ walletsChecked: number; mismatches: LedgerMismatch[] }> {
-    const { rows } = await q.query<{ wallet_id: string; balance: bigint; ledger_sum: bigint }>(
-      `SELECT w.id AS wallet_id, w.balance, coalesce(s.total, 0)::int8 AS ledger_sum
+  /**
+   * Every wallet whose balance differs from the sum of its entries, the platform's wallets included (should always be
+   * empty); and every double-entry kind whose entries do not sum to zero over all wallets (should never be one). A
+   * kind is double-entry when it is one of DOUBLE_ENTRY_KINDS or any entry of it is on a platform wallet: each of its
+   * movements is two entries, the merchant's side and the platform's, with opposite signs (migration 029). Each check
+   * is one statement, so it sees one committed state (a platform wallet's balance moves at commit).
+   */
+  async verify(q: Queryable): Promise<{
+    walletsChecked: number;
+    platformWalletsChecked: number;
+    mismatches: LedgerMismatch[];
+    unbalancedKinds: { kind: string; sum: bigint }[];
+  }> {
+    const { rows } = await q.query<{ wallet_id: string; platform: boolean; balance: bigint; ledger_sum: bigint }>(
+      `SELECT w.id AS wallet_id, w.platform_kind IS NOT NULL AS platform, w.balance,
+              coalesce(s.total, 0)::int8 AS ledger_sum
          FROM wallets w
          LEFT JOIN (SELECT wallet_id, sum(amount) AS total FROM ledger_entries GROUP BY wallet_id) s
            ON s.wallet_id = w.id`,
@@ -167,6 +192,20 @@ export const LedgerRepository = {
     const mismatches = rows
       .filter((r) => r.balance !== r.ledger_sum)
       .map((r) => ({ wallet_id: r.wallet_id, balance: String(r.balance), ledger_sum: String(r.ledger_sum) }));
-    return { walletsChecked: rows.length, mismatches };
+    const kinds = await q.query<{ kind: string; total: bigint }>(
+      `SELECT e.kind, sum(e.amount)::int8 AS total
+         FROM ledger_entries e
+         LEFT JOIN wallets p ON p.id = e.wallet_id AND p.platform_kind IS NOT NULL
+        GROUP BY e.kind
+       HAVING sum(e.amount) <> 0 AND (e.kind = ANY ($1::text[]) OR bool_or(p.id IS NOT NULL))
+        ORDER BY e.kind`,
+      [DOUBLE_ENTRY_KINDS],
+    );
+    return {
+      walletsChecked: rows.length,
+      platformWalletsChecked: rows.filter((r) => r.platform).length,
+      mismatches,
+      unbalancedKinds: kinds.rows.map((r) => ({ kind: r.kind, sum: BigInt(r.total) })),
+    };
   },
 };
