@@ -38,8 +38,11 @@ export class AdminClient {
     path: string,
     body?: unknown,
     operation = `admin ${method} ${path}`,
-    /** A body that is not JSON (a statement file), and an answer kept as text (CSV); errors are JSON either way. */
-    wire: { raw?: Uint8Array; contentType?: string; text?: boolean } = {},
+    /**
+     * A body that is not JSON (a statement file), and an answer kept as text (CSV) or as bytes (a PDF); errors are
+     * JSON either way.
+     */
+    wire: { raw?: Uint8Array; contentType?: string; text?: boolean; bytes?: boolean } = {},
   ): Promise<T> {
     let res: Response;
     const contentType = wire.raw ? wire.contentType : body === undefined ? undefined : 'application/json';
@@ -48,7 +51,7 @@ export class AdminClient {
         method,
         headers: {
           authorization: `Bearer ${this.token}`,
-          accept: wire.text ? '*/*' : 'application/json',
+          accept: wire.text || wire.bytes ? '*/*' : 'application/json',
           ...(contentType === undefined ? {} : { 'content-type': contentType }),
         },
         // fetch's body types (DOM's, which the workspace's preact types bring in) want an ArrayBuffer-backed view.
@@ -66,6 +69,7 @@ export class AdminClient {
         cause: err,
       });
     }
+    if (res.ok && wire.bytes) return new Uint8Array(await res.arrayBuffer()) as T;
     const text = await res.text();
     if (res.ok && wire.text) return text as T;
     let parsed: unknown;

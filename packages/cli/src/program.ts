@@ -9,6 +9,7 @@ import { webhookCommands } from './commands/merchant/webhook.ts';
 import { collectionsCommands } from './commands/operator/collections.ts';
 import { connectorsCommand } from './commands/operator/connectors.ts';
 import { exceptionsCommands } from './commands/operator/exceptions.ts';
+import { invoicesCommands } from './commands/operator/invoices.ts';
 import { keysCommands } from './commands/operator/keys.ts';
 import { ledgerCommands } from './commands/operator/ledger.ts';
 import { merchantCommands } from './commands/operator/merchant.ts';
@@ -80,6 +81,7 @@ Examples:
   connectorsCommand(program);
   reconCommands(program);
   exceptionsCommands(program);
+  invoicesCommands(program);
   program.commandsGroup('Merchant commands (through the SDK):');
   tokenCommand(program);
   payoutCommands(program);

@@ -1,6 +1,7 @@
 import type { Config } from './configShape.ts';
 import { ConfigError } from './configError.ts';
 import { loadConnectorSettings } from './connectorConfig.ts';
+import { loadInvoicePrefix, loadInvoiceSupplier } from './invoiceConfig.ts';
 import { loadRedisSentinel, SENTINEL_DEFAULT_NAME } from './redisConfig.ts';
 import {
   bankCodes,
@@ -195,6 +196,35 @@ export const SETTINGS = table([
     'PAYRAIL_REQUIRE_PRICING',
     flag(false),
     'refuse payouts and collection requests (4015) of a merchant without a pricing plan',
+  ),
+  several(
+    ['invoiceSupplier'],
+    [
+      {
+        name: 'PAYRAIL_OPERATOR_LEGAL_NAME',
+        doc: "the operator's registered name, the supplier on tax invoices",
+        fallback: null,
+      },
+      {
+        name: 'PAYRAIL_OPERATOR_GSTIN',
+        doc: "the operator's GSTIN (check character verified at start)",
+        fallback: null,
+      },
+      { name: 'PAYRAIL_OPERATOR_ADDRESS', doc: "the operator's address on tax invoices", fallback: null },
+      { name: 'PAYRAIL_OPERATOR_STATE', doc: "the operator's two-digit GST state code (the GSTIN's)", fallback: null },
+    ],
+    (env) => ({ invoiceSupplier: loadInvoiceSupplier(env) }),
+  ),
+  several(
+    ['invoicePrefix'],
+    [
+      {
+        name: 'PAYRAIL_INVOICE_PREFIX',
+        doc: 'what tax invoice numbers start with (INV/2026-27/000001)',
+        fallback: 'INV',
+      },
+    ],
+    (env) => ({ invoicePrefix: loadInvoicePrefix(env) }),
   ),
   one(
     'consoleSignInFailures',

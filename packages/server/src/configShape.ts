@@ -1,4 +1,5 @@
 import type { ConnectorSettings } from './connectorConfig.ts';
+import type { InvoiceSupplierSettings } from './invoiceConfig.ts';
 import type { RedisSentinelSettings } from './redisConfig.ts';
 import type { Mode } from './settingTypes.ts';
 
@@ -55,6 +56,10 @@ export interface Config {
   gstRateBp: number;
   /** A merchant without a pricing plan is refused payouts and collections with 4015 (PAYRAIL_REQUIRE_PRICING). */
   requirePricing: boolean;
+  /** The operator as the supplier of tax invoices (PAYRAIL_OPERATOR_*); invoices wait until all four are set. */
+  invoiceSupplier: InvoiceSupplierSettings;
+  /** What tax invoice numbers start with (PAYRAIL_INVOICE_PREFIX, default INV). */
+  invoicePrefix: string;
   /** Failed console sign-ins allowed per client address in 15 minutes (PAYRAIL_CONSOLE_SIGNIN_FAILURES). */
   consoleSignInFailures: number;
   /** PostgreSQL: longest wait for a connection (new, or a free one of the pool); 0 = no limit. */

@@ -59,6 +59,7 @@ import { CreditApprovalService } from './services/CreditApprovalService.ts';
 import { OperatorService } from './services/OperatorService.ts';
 import { StatsService } from './services/StatsService.ts';
 import { ExceptionService } from './services/ExceptionService.ts';
+import { InvoiceService } from './services/InvoiceService.ts';
 import { PlatformService } from './services/PlatformService.ts';
 import { PricingService } from './services/PricingService.ts';
 import { ReconciliationService } from './services/ReconciliationService.ts';
@@ -362,6 +363,11 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     pricing: new PricingService(db, clock),
     gstRateBp: config.gstRateBp,
     bankFiles: new BankFileService(db),
+    invoices: new InvoiceService(
+      db,
+      { supplier: config.invoiceSupplier, prefix: config.invoicePrefix, gstRateBp: config.gstRateBp },
+      clock,
+    ),
     platform: new PlatformService(db, clock),
   });
 

@@ -201,6 +201,13 @@ const admin = {
     body: X.exceptionResolveBody,
     response: { 200: X.exceptionView },
   },
+  'POST /admin/v1/invoices/run': { body: A.invoiceRunBody, response: { 200: A.invoiceRunAnswer } },
+  'GET /admin/v1/invoices': { querystring: A.invoiceListQuery, response: { 200: A.invoicePage } },
+  'GET /admin/v1/invoices/:invoice_id': {
+    params: A.invoiceIdParam,
+    querystring: A.invoiceFormatQuery,
+    response: { 200: A.invoiceView },
+  },
   'GET /admin/v1/bankfiles': { querystring: A.bankFileLimitQuery, response: { 200: A.bankFileList } },
   'GET /admin/v1/bankfiles/inbound': {
     querystring: A.bankFileLimitQuery,
@@ -260,6 +267,12 @@ const consoleRoutes = {
   'POST /console/api/merchant/webhooks/deliveries/:id/replay': {
     params: C.consoleDeliveryParam,
     response: { 202: A.deliveryReplayed },
+  },
+  'GET /console/api/merchant/invoices': { querystring: A.consoleInvoiceQuery, response: { 200: A.invoicePage } },
+  'GET /console/api/merchant/invoices/:invoice_id': {
+    params: A.invoiceIdParam,
+    querystring: A.invoiceFormatQuery,
+    response: { 200: A.invoiceView },
   },
   'GET /console': { response: { 200: textBody('text/html: the console') } },
   'GET /console/': { response: { 301: { description: 'Redirect to /console', type: 'null' } } },

@@ -22,6 +22,10 @@ export interface Merchant {
   minNameMatchScore: number;
   /** The scheme of a token issued from plain credentials on the V1 token path (which names none itself). */
   defaultScheme: 'v1' | 'v2';
+  /** The recipient on tax invoices: registered name (else `name`), GSTIN if any, GST state code of billing. */
+  legalName: string | null;
+  gstin: string | null;
+  billingState: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

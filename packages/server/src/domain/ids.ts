@@ -9,11 +9,15 @@ export function newId(kind: IdKind, now: number): string {
 }
 
 /**
- * Console identifiers (not part of the merchant interface): operators `OP…`, credit requests `CR…`, exceptions `EX…`.
+ * Console identifiers (not part of the merchant interface): operators `OP…`, credit requests `CR…`, exceptions `EX…`,
+ * tax invoices `IV…`.
  */
-export function newConsoleId(prefix: 'OP' | 'CR' | 'EX', now: number): string {
+export function newConsoleId(prefix: 'OP' | 'CR' | 'EX' | 'IV', now: number): string {
   return prefix + ulid(now);
 }
 
 /** The exceptions queue's identifiers: `EX` + ULID. */
 export const EXCEPTION_ID_PATTERN = /^EX[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** Tax invoices' identifiers: `IV` + ULID. */
+export const INVOICE_ID_PATTERN = /^IV[0-9A-HJKMNP-TV-Z]{26}$/;

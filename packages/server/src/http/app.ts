@@ -17,6 +17,7 @@ import type { MerchantService } from '../services/MerchantService.ts';
 import type { PayoutAdminService } from '../services/PayoutAdminService.ts';
 import type { PayoutService } from '../services/PayoutService.ts';
 import type { ExceptionService } from '../services/ExceptionService.ts';
+import type { InvoiceService } from '../services/InvoiceService.ts';
 import type { PlatformService } from '../services/PlatformService.ts';
 import type { PricingService } from '../services/PricingService.ts';
 import type { ReconciliationService } from '../services/ReconciliationService.ts';
@@ -51,6 +52,7 @@ import { registerSecurityHeaders } from './plugins/securityHeaders.ts';
 import { adminBatchRoutes } from './routes/adminBatchRoutes.ts';
 import { adminReconciliationRoutes } from './routes/adminReconciliationRoutes.ts';
 import { adminExceptionRoutes } from './routes/adminExceptionRoutes.ts';
+import { adminInvoiceRoutes } from './routes/adminInvoiceRoutes.ts';
 import { adminPlatformRoutes } from './routes/adminPlatformRoutes.ts';
 import { adminPricingRoutes } from './routes/adminPricingRoutes.ts';
 import { adminBankFileRoutes } from './routes/adminBankFileRoutes.ts';
@@ -121,6 +123,8 @@ export interface AppDeps {
   exceptions: ExceptionService;
   /** Bank files cut and received (docs/operator/bank-files.md). */
   bankFiles: BankFileService;
+  /** Monthly GST tax invoices (docs/operator/charging-merchants.md, "Tax invoices"). */
+  invoices: InvoiceService;
   /** The platform's wallets and fee reports (docs/operator/charging-merchants.md). */
   platform: PlatformService;
   /** Pricing plans (docs/operator/charging-merchants.md), and the GST rate fees are charged with. */
@@ -248,6 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     adminReconciliationRoutes(admin, deps);
     adminExceptionRoutes(admin, deps);
     adminBankFileRoutes(admin, deps);
+    adminInvoiceRoutes(admin, deps);
     adminPlatformRoutes(admin, deps);
     adminPricingRoutes(admin, deps);
   });

@@ -13,6 +13,7 @@ import {
 import type { FastifyRequest, FastifySchema } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPspNotification } from '../../src/domain/pspSignature.ts';
+import { istMonth } from '../../src/domain/istPeriod.ts';
 import { camt053 } from '../support/bankStatements.ts';
 import { initiateOk } from '../support/collectionFixtures.ts';
 import { ConsoleSession, createOperator } from '../support/consoleClient.ts';
@@ -111,6 +112,10 @@ describe('every route answers what its protocol schema says', () => {
         PAYRAIL_UPSTREAM_SECRET_KEY: UPSTREAM.secretKey,
         PAYRAIL_UPSTREAM_WALLET_ID: 'WL00000000000000000000000000',
         PAYRAIL_UPSTREAM_WEBHOOK_SECRET: UPSTREAM.webhookSecret,
+        PAYRAIL_OPERATOR_LEGAL_NAME: 'Drift Operator Pvt Ltd',
+        PAYRAIL_OPERATOR_GSTIN: '27AAPFU0939F1ZV',
+        PAYRAIL_OPERATOR_ADDRESS: 'Mumbai',
+        PAYRAIL_OPERATOR_STATE: '27',
       },
       beforeListen: ({ app }) => {
         app.addHook('preSerialization', async (request, reply, payload) => {
@@ -360,6 +365,26 @@ describe('every route answers what its protocol schema says', () => {
     ok(await call('GET', `/admin/v1/exceptions/${exceptionId}`));
     ok(await call('POST', `/admin/v1/exceptions/${exceptionId}/resolve`, { action: 'dismiss', reason: 'drift' }));
 
+    // ---- Tax invoices: a priced payout of the merchant, its month run, the invoice in every format ---------------
+    ok(
+      await call('PATCH', `/admin/v1/merchants/${m.merchant_id}`, {
+        legal_name: 'Drift Pvt Ltd',
+        gstin: '29AAGCR4375J1ZU',
+      }),
+    );
+    const plan = { name: 'Drift', rules: { IMPS: { slabs: [{ flat: '5.00' }] } } };
+    ok(await call('PUT', `/admin/v1/merchants/${m.merchant_id}/pricing`, plan));
+    ok(await call('GET', `/admin/v1/merchants/${m.merchant_id}/pricing`));
+    await pay(SANDBOX.success);
+    const invoiceMonth = istMonth(new Date());
+    const issued = ok(await call('POST', '/admin/v1/invoices/run', { month: invoiceMonth }));
+    const invoiceId = (issued.body.invoices as { invoice_id: string }[])[0]?.invoice_id as string;
+    ok(await call('POST', '/admin/v1/invoices/run', { month: invoiceMonth }));
+    ok(await call('GET', `/admin/v1/invoices?month=${invoiceMonth}&limit=5`));
+    ok(await call('GET', `/admin/v1/invoices/${invoiceId}`));
+    ok(await call('GET', `/admin/v1/invoices/${invoiceId}?format=csv`));
+    ok(await call('GET', `/admin/v1/invoices/${invoiceId}?format=pdf`));
+
     // ---- Console ------------------------------------------------------------------------------------------------
     ok(
       await http(url, 'POST', '/console/api/session', {
@@ -383,6 +408,8 @@ describe('every route answers what its protocol schema says', () => {
     ok(await shop.request('GET', '/console/api/merchant/batches'));
     ok(await shop.request('GET', `/console/api/merchant/batches/${batchId}`));
     ok(await shop.request('GET', '/console/api/merchant/webhooks/deliveries'));
+    ok(await shop.request('GET', '/console/api/merchant/invoices'));
+    ok(await shop.request('GET', `/console/api/merchant/invoices/${invoiceId}`));
     ok(await shop.request('POST', `/console/api/merchant/webhooks/deliveries/${deliveryId}/replay`), 202);
     ok(await shop.request('POST', '/console/api/merchant/webhook-secret/rotate'));
     ok(await shop.request('DELETE', '/console/api/merchant/session'), 204);

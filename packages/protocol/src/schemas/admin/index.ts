@@ -20,4 +20,5 @@ export * from './connectors.ts';
 export * from './reconciliation.ts';
 export * from './bankFiles.ts';
 export * from './pricing.ts';
+export * from './invoices.ts';
 export * from './platform.ts';

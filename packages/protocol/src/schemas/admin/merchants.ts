@@ -25,6 +25,16 @@ const merchantSettings = {
   },
 } as const;
 
+/** The recipient of the merchant's tax invoices (null until set). */
+const merchantBilling = {
+  type: 'object',
+  properties: {
+    legal_name: { ...nullableText, description: "registered name on tax invoices (null: the merchant's name)" },
+    gstin: { ...nullableText, description: 'GSTIN, 15 characters, check character verified' },
+    billing_state: { ...nullableText, description: "two-digit GST state code (null: the operator's state)" },
+  },
+} as const;
+
 /** A merchant without secrets: limits and settings at the top level and grouped, and its wallets. */
 export const merchantView = {
   type: 'object',
@@ -35,6 +45,7 @@ export const merchantView = {
     status: { type: 'string', enum: MERCHANT_STATUSES },
     ...merchantLimits.properties,
     ...merchantSettings.properties,
+    ...merchantBilling.properties,
     limits: merchantLimits,
     settings: merchantSettings,
     wallets: { type: 'array', items: walletView },
@@ -79,6 +90,9 @@ export const merchantPatchBody = {
       enum: SCHEME_NAMES,
       description: 'Scheme of a token issued from plain credentials on the V1 token path (default v2)',
     },
+    legal_name: { type: ['string', 'null'], maxLength: 200, description: 'registered name on tax invoices' },
+    gstin: { type: ['string', 'null'], maxLength: 20, description: 'GSTIN (15 characters, check character verified)' },
+    billing_state: { type: ['string', 'null'], maxLength: 2, description: 'two-digit GST state code, e.g. 27' },
   },
 } as const;
 

@@ -171,6 +171,10 @@ const AUDITED_FIELDS = [
   'beneficiary_verification',
   'min_name_match_score',
   'default_scheme',
+  'legal_name',
+  'gstin',
+  'billing_state',
+  'month',
   'merchant_id',
   'since',
 ];

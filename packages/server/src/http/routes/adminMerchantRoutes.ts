@@ -1,5 +1,6 @@
 import { formatPaise, isId, parseRupees, ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
+import { gstinProblem, gstinState, isStateCode, normalizeGstin } from '../../domain/gstin.ts';
 import type { Merchant, Wallet } from '../../domain/Merchant.ts';
 import { CreditRefused, type MerchantPatch, type MerchantService } from '../../services/MerchantService.ts';
 import type { CallbackPolicy } from '../../services/CallbackPolicy.ts';
@@ -43,6 +44,7 @@ function merchantView(m: Merchant, wallets: Wallet[]) {
     min_name_match_score: m.minNameMatchScore,
     default_scheme: m.defaultScheme,
   };
+  const billing = { legal_name: m.legalName, gstin: m.gstin, billing_state: m.billingState };
   const limits = { daily_limit: limitText(m.dailyLimit), monthly_limit: limitText(m.monthlyLimit) };
   return {
     merchant_id: m.id,
@@ -50,6 +52,7 @@ function merchantView(m: Merchant, wallets: Wallet[]) {
     status: m.status,
     ...limits,
     ...settings,
+    ...billing,
     limits,
     settings,
     wallets: wallets.map((w) => walletView(w)),
@@ -66,6 +69,46 @@ function parseLimit(field: string, value: unknown): bigint | null {
 }
 
 const UPI_VPA = /^[A-Za-z0-9._-]{2,256}@[A-Za-z][A-Za-z0-9]{1,63}$/;
+
+/**
+ * The invoice recipient fields of a PATCH (legal_name, gstin, billing_state), checked. A GSTIN is registered in the
+ * state its first two digits name, so a merchant's GSTIN and billing state agree: a GSTIN without a billing state
+ * (in the body or stored) brings its own, and a disagreement is refused, naming the field the body changed.
+ */
+function billingPatch(
+  body: { legal_name?: string | null; gstin?: string | null; billing_state?: string | null },
+  current: Merchant,
+): Pick<MerchantPatch, 'legalName' | 'gstin' | 'billingState'> {
+  const patch: Pick<MerchantPatch, 'legalName' | 'gstin' | 'billingState'> = {};
+  if ('legal_name' in body) {
+    const name = body.legal_name?.trim() ?? null;
+    if (name === '') throw AdminError.invalid('legal_name must not be blank (null removes it)');
+    patch.legalName = name;
+  }
+  if ('gstin' in body) {
+    const gstin = body.gstin === null || body.gstin === undefined ? null : normalizeGstin(body.gstin);
+    const problem = gstin === null ? null : gstinProblem(gstin);
+    if (problem) throw AdminError.invalid(`gstin is not a valid GSTIN: ${problem}`);
+    patch.gstin = gstin;
+  }
+  if ('billing_state' in body) {
+    const state = body.billing_state?.trim() ?? null;
+    if (state !== null && !isStateCode(state)) {
+      throw AdminError.invalid('billing_state must be a two-digit GST state code like 27 (Maharashtra), or null');
+    }
+    patch.billingState = state;
+  }
+  const gstin = patch.gstin !== undefined ? patch.gstin : current.gstin;
+  const state = patch.billingState !== undefined ? patch.billingState : current.billingState;
+  if (gstin !== null && state === null && patch.billingState === undefined) patch.billingState = gstinState(gstin);
+  else if (gstin !== null && state !== null && gstinState(gstin) !== state) {
+    const field = patch.billingState !== undefined ? 'billing_state' : 'gstin';
+    throw AdminError.invalid(
+      `${field}: the GSTIN ${gstin} is registered in state ${gstinState(gstin)}, the billing state is ${state}`,
+    );
+  }
+  return patch;
+}
 
 /** Operator routes of docs/operator/admin-api.md for merchants, wallets, credits and credentials. */
 export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
@@ -122,7 +165,9 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       ...adminRouteOptions,
       schema: {
         tags: ['admin'],
-        summary: 'Change limits, callback URL, UPI payee settings, beneficiary verification, default scheme or status',
+        summary:
+          'Change limits, callback URL, UPI payee settings, beneficiary verification, default scheme, status or the ' +
+          'invoice recipient (legal_name, gstin, billing_state)',
         ...R['PATCH /admin/v1/merchants/:merchant_id'],
         response: { ...R['PATCH /admin/v1/merchants/:merchant_id'].response, ...adminErrorResponses },
       },
@@ -151,6 +196,11 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       if (body.beneficiary_verification !== undefined) patch.beneficiaryVerification = body.beneficiary_verification;
       if (body.min_name_match_score !== undefined) patch.minNameMatchScore = body.min_name_match_score;
       if (body.default_scheme !== undefined) patch.defaultScheme = body.default_scheme;
+      if ('legal_name' in body || 'gstin' in body || 'billing_state' in body) {
+        const current = await merchants.get(merchant_id);
+        if (!current) throw AdminError.notFound('merchant');
+        Object.assign(patch, billingPatch(body, current));
+      }
       const merchant = await merchants.update(merchant_id, patch);
       if (!merchant) throw AdminError.notFound('merchant');
       return merchantView(merchant, await merchants.wallets(merchant.id));

@@ -3,6 +3,7 @@ import type { Mode } from '../../config.ts';
 import type { AuditService } from '../../services/AuditService.ts';
 import type { BulkPayoutService } from '../../services/BulkPayoutService.ts';
 import type { CollectionReads } from '../../services/CollectionReads.ts';
+import type { InvoiceService } from '../../services/InvoiceService.ts';
 import type { ConsoleSessionService } from '../../services/ConsoleSessionService.ts';
 import type { MerchantCollectionService } from '../../services/MerchantCollectionService.ts';
 import type { MerchantService } from '../../services/MerchantService.ts';
@@ -16,6 +17,7 @@ import { consoleCookieNames, readCookie, secureCookies } from '../consoleCookies
 import { checkCsrf, recordAudit } from '../plugins/operatorAuth.ts';
 import { consoleMerchantBatchRoutes } from './consoleMerchantBatchRoutes.ts';
 import { consoleMerchantCollectionRoutes } from './consoleMerchantCollectionRoutes.ts';
+import { consoleMerchantInvoiceRoutes } from './consoleMerchantInvoiceRoutes.ts';
 import { auditedMerchant } from './consoleMerchantOptions.ts';
 import { consoleMerchantPayoutRoutes } from './consoleMerchantPayoutRoutes.ts';
 import { consoleMerchantSessionRoutes, consoleMerchantSignInRoute } from './consoleMerchantSessionRoutes.ts';
@@ -34,6 +36,7 @@ interface Deps {
   statements: WalletStatementService;
   webhookAdmin: WebhookAdminService;
   stats: StatsService;
+  invoices: InvoiceService;
   config: { publicUrl?: string; mode?: Mode };
 }
 
@@ -72,5 +75,6 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
     consoleMerchantCollectionRoutes(scope, deps);
     consoleMerchantBatchRoutes(scope, deps);
     consoleMerchantWebhookRoutes(scope, deps);
+    consoleMerchantInvoiceRoutes(scope, deps);
   });
 }

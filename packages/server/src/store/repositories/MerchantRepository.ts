@@ -21,6 +21,9 @@ interface MerchantRow {
   beneficiary_verification: 'off' | 'required';
   min_name_match_score: number;
   default_scheme: 'v1' | 'v2';
+  legal_name: string | null;
+  gstin: string | null;
+  billing_state: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -48,6 +51,9 @@ const toMerchant = (box: SecretBox, r: MerchantRow): Merchant => ({
   beneficiaryVerification: r.beneficiary_verification,
   minNameMatchScore: Number(r.min_name_match_score),
   defaultScheme: r.default_scheme,
+  legalName: r.legal_name,
+  gstin: r.gstin,
+  billingState: r.billing_state,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -71,6 +77,9 @@ export interface MerchantPatch {
   beneficiaryVerification?: 'off' | 'required';
   minNameMatchScore?: number;
   defaultScheme?: 'v1' | 'v2';
+  legalName?: string | null;
+  gstin?: string | null;
+  billingState?: string | null;
 }
 
 const PATCH_COLUMNS: Record<keyof MerchantPatch, string> = {
@@ -83,6 +92,9 @@ const PATCH_COLUMNS: Record<keyof MerchantPatch, string> = {
   beneficiaryVerification: 'beneficiary_verification',
   minNameMatchScore: 'min_name_match_score',
   defaultScheme: 'default_scheme',
+  legalName: 'legal_name',
+  gstin: 'gstin',
+  billingState: 'billing_state',
 };
 
 /** A page of the operator's merchant list: `search` is an exact merchant id or part of the name (any case). */
