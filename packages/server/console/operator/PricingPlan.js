@@ -111,7 +111,7 @@ export function PricingPlan({ session, merchantId }) {
     try {
       body = JSON.parse(text);
     } catch (err) {
-      setError({ message: `The plan is not valid JSON: ${err.message}`, code: 'invalid_json' });
+      setError({ message: `The plan is not valid JSON: ${err.message}` });
       return;
     }
     setBusy(true);
