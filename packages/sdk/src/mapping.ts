@@ -257,6 +257,8 @@ function toVerdict(o: Obj): BulkItemVerdict {
     ok: code === 2000,
     transactionId: orNull(str(o, 'transaction_id')),
     status: status ? oneOf<PayoutStatus>(PAYOUT_STATUSES, status, 'status') : null,
+    fees: orNull(str(o, 'fees')),
+    tax: orNull(str(o, 'tax')),
   };
 }
 
@@ -271,7 +273,13 @@ export function toBulkResult(data: Obj): BulkResult {
     batchId: required(data, 'batch_id'),
     dryRun: data.dry_run === true,
     atomic: data.atomic === true,
-    summary: { accepted: num(s, 'accepted'), refused: num(s, 'refused'), amountAccepted: str(s, 'amount_accepted') },
+    summary: {
+      accepted: num(s, 'accepted'),
+      refused: num(s, 'refused'),
+      amountAccepted: str(s, 'amount_accepted'),
+      fees: str(s, 'fees') || '0.00',
+      tax: str(s, 'tax') || '0.00',
+    },
     items: list(data.items, 'items').map(toVerdict),
   };
 }

@@ -305,6 +305,9 @@ export interface BulkItemVerdict {
   /** The payout, when one was created (never in a dry run or a refused atomic batch). */
   transactionId: string | null;
   status: PayoutStatus | null;
+  /** An accepted item's fee and GST (a dry run: what they would be); null for a refused one. */
+  fees: Amount | null;
+  tax: Amount | null;
 }
 
 export interface BulkSummary {
@@ -313,11 +316,17 @@ export interface BulkSummary {
   amountAccepted: Amount;
 }
 
+/** A bulk answer's summary: also the accepted items' fees and GST in all. */
+export interface BulkResultSummary extends BulkSummary {
+  fees: Amount;
+  tax: Amount;
+}
+
 export interface BulkResult {
   batchId: string;
   dryRun: boolean;
   atomic: boolean;
-  summary: BulkSummary;
+  summary: BulkResultSummary;
   items: BulkItemVerdict[];
 }
 

@@ -65,7 +65,13 @@ describe.each(ENGINES)('bulk payouts on %s', (engine) => {
     const res = await bulk(f, { batch_id: batchId(), items });
     expect({ http: res.status, code: res.body.resp_code }).toEqual({ http: 200, code: 2000 });
     expect(codes(res.data)).toEqual([2000, 2000, 2000, 4002, 2000, 4002]);
-    expect(res.data?.summary).toEqual({ accepted: 4, refused: 2, amount_accepted: '1000.00' });
+    expect(res.data?.summary).toEqual({
+      accepted: 4,
+      refused: 2,
+      amount_accepted: '1000.00',
+      fees: '0.00',
+      tax: '0.00',
+    });
     const verdicts = res.data?.items as Verdict[];
     expect(verdicts.map((v) => v.index)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(verdicts.map((v) => v.sender_id)).toEqual(items.map((i) => i.sender_id));
@@ -136,7 +142,13 @@ describe.each(ENGINES)('bulk payouts on %s', (engine) => {
     const verdicts = res.data?.items as Verdict[];
     expect(verdicts[9]?.resp_message).toMatch(/remarks/);
     expect(verdicts[13]?.resp_message).toBe('Bank down for maintenance');
-    expect(res.data?.summary).toEqual({ accepted: 3, refused: 18, amount_accepted: '45.00' });
+    expect(res.data?.summary).toEqual({
+      accepted: 3,
+      refused: 18,
+      amount_accepted: '45.00',
+      fees: '0.00',
+      tax: '0.00',
+    });
     expect(Number(before) - Number(await walletBalance(t.url, f.merchant.merchant_id, w))).toBe(45);
     await expectLedgerOk(t.url);
   });
@@ -386,7 +398,13 @@ describe.each(ENGINES)('bulk payouts on %s', (engine) => {
     const res = await f.client.post('/payout/v1/bulk', { batch_id: id, items });
     expect(JSON.stringify({ payload: f.client.encrypt({ batch_id: id, items }) }).length).toBeGreaterThan(1024 * 1024);
     expect(res.body.resp_code).toBe(2000);
-    expect(res.data?.summary).toEqual({ accepted: 999, refused: 1, amount_accepted: '999.00' });
+    expect(res.data?.summary).toEqual({
+      accepted: 999,
+      refused: 1,
+      amount_accepted: '999.00',
+      fees: '0.00',
+      tax: '0.00',
+    });
     expect(await walletBalance(t.url, f.merchant.merchant_id, w)).toBe('1001.00');
 
     const seen: Verdict[] = [];

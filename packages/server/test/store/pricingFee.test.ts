@@ -14,7 +14,7 @@ import { testDatabases, type TestDatabase } from '../support/testDatabase.ts';
 import { ENGINES } from '../support/testServer.ts';
 
 /**
- * The fee rule as CONTRACT §19.5 states it, written here independently of the database's `pricing_fee` (migration
+ * The fee rule as docs/operator/charging-merchants.md states it, written here independently of the database's `pricing_fee` (migration
  * 029): the first slab whose up_to (inclusive) covers the amount; flat + amount × bps / 10000 half-up to the paisa;
  * clamped to [min, max]; a product the plan does not name is free. GST half-up to the paisa.
  */
