@@ -66,10 +66,10 @@ describe.runIf(hasChromium)('collection detail card, operator and merchant (chro
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     await page.goto(`${t.url}/console#/collections/${collection.txnId}`);
     const { terms, values } = await facts();
-    expect(terms).toEqual(['Status', 'Amount', 'Sender id', 'Merchant', 'Payment page', 'Created']);
-    expect(values[1]).toBe('₹99.00');
-    expect(values[2]).toBe(collection.senderId);
-    expect(values[5]).toMatch(/IST$/);
+    expect(terms).toEqual(['Status', 'Amount', 'Fees', 'GST', 'Sender id', 'Merchant', 'Payment page', 'Created']);
+    // No pricing plan, and not yet paid: no fee.
+    expect(values.slice(1, 5)).toEqual(['₹99.00', '₹0.00', '₹0.00', collection.senderId]);
+    expect(values[7]).toMatch(/IST$/);
     const card = page.getByTestId('collection-facts');
     expect(await card.locator(`a[href="#/merchants/${shop.merchant.merchant_id}"]`).count()).toBe(1);
     expect(await card.locator('a[target="_blank"]').getAttribute('href')).toMatch(/\/pay\//);
@@ -88,9 +88,8 @@ describe.runIf(hasChromium)('collection detail card, operator and merchant (chro
     await page.getByRole('heading', { name: 'Balance' }).waitFor();
     await page.goto(`${t.url}/console#/collections/${collection.txnId}`);
     const { terms, values } = await facts();
-    expect(terms).toEqual(['Status', 'Amount', 'Sender id', 'Created']);
-    expect(values[1]).toBe('₹99.00');
-    expect(values[2]).toBe(collection.senderId);
+    expect(terms).toEqual(['Status', 'Amount', 'Fees', 'GST', 'Sender id', 'Created']);
+    expect(values.slice(1, 5)).toEqual(['₹99.00', '₹0.00', '₹0.00', collection.senderId]);
     const button = page.getByTestId('collection-facts').locator('..').getByRole('link', {
       name: 'Open the payment page',
     });
