@@ -45,6 +45,8 @@ import { benchTokens, tokenTable } from './tokenBench.ts';
  * BENCH_ONLY=bulk (only the bulk scenario of bench/bulk.ts), BENCH_BULK_ROUNDS (its measured rounds, default 5),
  * BENCH_ONLY=drain (only the drain of bench/drain.ts), BENCH_DRAIN=0 (the table without the drain),
  * BENCH_ONLY=recon (only the reconciliation import of bench/recon.ts; BENCH_RECON_ENTRIES, BENCH_RECON_ROUNDS),
+ * BENCH_ONLY=invoices (a month's tax invoice run of bench/invoices.ts; BENCH_INVOICE_MERCHANTS,
+ * BENCH_INVOICE_TRANSACTIONS),
  * BENCH_ONLY=bankfile (cutting a pain.001 and applying a camt.054 of bench/bankfile.ts; BENCH_BANKFILE_PAYOUTS),
  * BENCH_ONLY=camt054 (a 60 MB camt.054 through a real server's inbox, bench/camt054Inbox.ts; BENCH_CAMT054_MB,
  * BENCH_CAMT054_PAYOUTS),
@@ -746,6 +748,21 @@ async function main() {
   // BENCH_ONLY=upstream: the upstream connector beside the sandbox connector (bench/upstream.ts).
   if (process.env.BENCH_ONLY === 'upstream') {
     process.stdout.write(`\n${await upstreamOn(engines)}\n`);
+    return;
+  }
+  // BENCH_ONLY=invoices: a month's tax invoice run over 1,000 merchants and 1,000,000 transactions (bench/invoices.ts).
+  if (process.env.BENCH_ONLY === 'invoices') {
+    const { benchInvoices, invoiceRows } = await import('./invoices.ts');
+    const rows = [['engine', 'scenario', 's', 'target', 'met', '']];
+    for (const engine of engines) {
+      const result = await benchInvoices(engine, {
+        env: baseEnv(),
+        databaseUrl: process.env.BENCH_DATABASE_URL,
+        log: (m) => log(engine, m),
+      });
+      rows.push(...invoiceRows(engine, result));
+    }
+    process.stdout.write(`\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
     return;
   }
   // BENCH_ONLY=recon: importing and matching a camt.053 of 10,000 entries (bench/recon.ts).

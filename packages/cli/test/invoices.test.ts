@@ -106,6 +106,27 @@ describe('payrail invoices', () => {
     expect(format.code).toBe(2);
   });
 
+  it('sets the invoice recipient with merchant update, refusing a GSTIN that fails its check', async () => {
+    const bad = await op('merchant', 'update', merchantId, '--gstin', '29AAGCR4375J1ZV', '--json');
+    expect(bad.code).toBe(4);
+    expect(bad.errJson.error.message).toMatch(/^gstin is not a valid GSTIN: fails its check character/);
+    const ok = await op(
+      'merchant',
+      'update',
+      merchantId,
+      '--legal-name',
+      'Invoice CLI Pvt Ltd',
+      '--gstin',
+      '29AAGCR4375J1ZU',
+    );
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/Legal name \(invoices\):\s+Invoice CLI Pvt Ltd/);
+    expect(ok.stdout).toMatch(/GSTIN:\s+29AAGCR4375J1ZU/);
+    expect(ok.stdout).toMatch(/Billing state:\s+29/);
+    const cleared = await op('merchant', 'update', merchantId, '--gstin', 'none', '--billing-state', 'none', '--json');
+    expect(cleared.json).toMatchObject({ legal_name: 'Invoice CLI Pvt Ltd', gstin: null, billing_state: null });
+  });
+
   it('explains itself in --help', async () => {
     const help = await op('invoices', 'download', '--help');
     expect(help.code).toBe(0);

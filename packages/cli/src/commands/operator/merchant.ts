@@ -29,6 +29,9 @@ function merchantView(m: Row): string {
           : (cell(m.beneficiary_verification) ?? 'off'),
       ],
       ['Default scheme', cell(m.default_scheme) ?? 'v2'],
+      ['Legal name (invoices)', cell(m.legal_name)],
+      ['GSTIN', cell(m.gstin)],
+      ['Billing state', cell(m.billing_state)],
       ['Created', cell(m.created_at)],
     ]),
     '',
@@ -102,6 +105,9 @@ export function merchantCommands(program: Command): void {
         'scheme of a token asked for with plain credentials on the V1 path ({"api_key","secret_key"})',
       ).choices(['v1', 'v2']),
     )
+    .option('--legal-name <name|none>', 'registered name on tax invoices (none: the merchant name)')
+    .option('--gstin <gstin|none>', 'GSTIN on tax invoices (15 characters; its check character is verified)')
+    .option('--billing-state <code|none>', "two-digit GST state code of billing (none: the operator's state)")
     .action(async (id: string, opts: Record<string, string | undefined>, cmd: Command) => {
       const patch: Record<string, unknown> = {};
       const limit = (value: string) => {
@@ -128,6 +134,9 @@ export function merchantCommands(program: Command): void {
         patch.min_name_match_score = Number(score);
       }
       if (opts.defaultScheme !== undefined) patch.default_scheme = opts.defaultScheme;
+      if (opts.legalName !== undefined) patch.legal_name = orNone(opts.legalName);
+      if (opts.gstin !== undefined) patch.gstin = orNone(opts.gstin);
+      if (opts.billingState !== undefined) patch.billing_state = orNone(opts.billingState);
       if (Object.keys(patch).length === 0) throw new UsageError('nothing to update: give at least one option');
       const m = await adminRequest(
         cmd,

@@ -167,6 +167,9 @@ const KIND_PARAMS = [
  * is left off when its refund was made before the month's end (a payout is REFUNDED in the transaction of its refund
  * entry, so only REFUNDED payouts are looked up), and a refund when the entry it gives back was not covered by an
  * earlier run; a refund of a fee an earlier run covered is a credit.
+ *
+ * A payout's product and status are looked up by its key for the entries that need them (never a join of the whole
+ * payouts table, which grows with every month), and the covered entries only in the slice's range of their index.
  */
 const COVER_SLICE = `
   WITH k (kind, product, part, refund_of, refund_kind) AS (
@@ -179,9 +182,10 @@ const COVER_SLICE = `
       FROM ledger_entries e
       JOIN k ON k.kind = e.kind
       JOIN wallets w ON w.id = e.wallet_id AND w.merchant_id IS NOT NULL
-      LEFT JOIN payouts p ON e.payout_id IS NOT NULL AND p.id = e.payout_id
+      -- OFFSET 0: looked up by key per entry, never flattened into a join that reads every payout.
+      LEFT JOIN LATERAL (SELECT p.payment_mode, p.status FROM payouts p WHERE p.id = e.payout_id OFFSET 0) p ON true
      WHERE e.id >= $1 AND e.id < $2
-       AND NOT EXISTS (SELECT 1 FROM invoice_entries c WHERE c.entry_id = e.id)
+       AND NOT EXISTS (SELECT 1 FROM invoice_entries c WHERE c.entry_id = e.id AND c.entry_id >= $1 AND c.entry_id < $2)
   ),
   covered AS (
     INSERT INTO invoice_entries (entry_id, month) SELECT id, $9 FROM entries WHERE NOT later
@@ -232,6 +236,9 @@ export const InvoiceRepository = {
   async beginRun(q: Queryable, month: string): Promise<RunStart> {
     await q.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
     await q.query('LOCK TABLE invoice_runs IN EXCLUSIVE MODE');
+    // The slices' statements are costed high (a lookup per entry) but run in a second or so: compiling them (JIT)
+    // took longer than running them; their sums are sorted in memory rather than on disk.
+    await q.query(`SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true)`);
     const { rows } = await q.query<{ existing: boolean; scan_from: bigint; last_id: bigint }>(
       `SELECT EXISTS (SELECT 1 FROM invoice_runs WHERE month = $1) AS existing,
               (SELECT coalesce(max(next_scan_from), 0) FROM invoice_runs)::int8 AS scan_from,
