@@ -64,6 +64,10 @@ export const OPERATOR_CODES = {
   uri_too_long: { http: 414, meaning: 'a path parameter too long' },
   unsupported_media_type: { http: 415, meaning: 'a body in a media type the route does not read (forms included)' },
   balance_overflow: { http: 422, meaning: 'a credit that would take the balance beyond what a wallet can hold' },
+  insufficient_balance: {
+    http: 422,
+    meaning: 'a lien placed, approved or enforced beyond what the wallet can spend (balance minus its active liens)',
+  },
   statement_unbalanced: { http: 422, meaning: 'a bank statement whose balances do not add up' },
   amount_mismatch: { http: 422, meaning: 'a collection notification with another amount (never credited)' },
   rate_limited: {

@@ -139,15 +139,17 @@ export const WIRE_SCHEMAS = {
     $id: 'Balance',
     type: 'object',
     description:
-      'Decrypted `data` of GET /payout/v1/balance. `balance` (and its alias `available_balance`) is spendable now; `on_hold` is the sum of payouts not yet final.',
-    required: ['wallet_id', 'balance', 'available_balance', 'on_hold', 'currency', 'updated_at'],
+      'Decrypted `data` of GET /payout/v1/balance. `balance` is the ledger balance; `available_balance` what can be spent now (`balance` minus `on_lien`: equal to `balance` without liens); `on_hold` is the sum of payouts not yet final.',
+    required: ['wallet_id', 'balance', 'available_balance', 'on_lien', 'on_hold', 'currency', 'updated_at'],
     properties: {
       wallet_id: { type: 'string' },
       balance: amountText,
       available_balance: {
         ...amountText,
-        description: 'Same value as `balance`: the name existing integrations read',
+        description:
+          'What can be spent now: `balance` minus active liens (the same value as `balance` without liens; the name existing integrations read)',
       },
+      on_lien: { ...amountText, description: 'The sum of the active liens an operator holds on the wallet' },
       on_hold: amountText,
       currency: { type: 'string', const: 'INR' },
       updated_at: isoTime,
@@ -157,6 +159,7 @@ export const WIRE_SCHEMAS = {
         wallet_id: 'WL01JD3K8Q5W2V7X9Y0Z1A2B3C4D',
         balance: '900.00',
         available_balance: '900.00',
+        on_lien: '0.00',
         on_hold: '100.00',
         currency: 'INR',
         updated_at: '2026-11-22T10:15:30.123Z',

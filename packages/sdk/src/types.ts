@@ -130,10 +130,12 @@ export type PayoutLookup = { transactionId: string; senderId?: never } | { sende
 
 export interface Balance {
   walletId: string;
-  /** Spendable now. */
+  /** The wallet's ledger balance. */
   balance: Amount;
-  /** Same as `balance` (the server's `available_balance`, the name other integrations read). */
+  /** What can be spent now: `balance` minus `onLien` (equal to `balance` without liens). */
   availableBalance: Amount;
+  /** Sum of the active liens an operator holds on the wallet. */
+  onLien: Amount;
   /** Sum of payouts not final yet (INITIATED, PROCESSING, PENDING). */
   onHold: Amount;
   currency: 'INR';

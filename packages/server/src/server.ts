@@ -62,6 +62,7 @@ import { ExceptionService } from './services/ExceptionService.ts';
 import { InvoiceService } from './services/InvoiceService.ts';
 import { PlatformService } from './services/PlatformService.ts';
 import { PricingService } from './services/PricingService.ts';
+import { LienService } from './services/LienService.ts';
 import { ReconciliationService } from './services/ReconciliationService.ts';
 import { WalletStatementService } from './services/WalletStatementService.ts';
 import { SignInThrottle } from './services/SignInThrottle.ts';
@@ -361,6 +362,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     reconciliation,
     exceptions,
     pricing: new PricingService(db, clock),
+    liens: new LienService(db, config.creditApprovalAbove, clock),
     gstRateBp: config.gstRateBp,
     bankFiles: new BankFileService(db),
     invoices: new InvoiceService(

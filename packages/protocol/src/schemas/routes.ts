@@ -108,6 +108,25 @@ const admin = {
     response: { 200: A.walletCredited, 202: A.creditRequestView },
   },
   'GET /admin/v1/wallets/:wallet_id': { params: A.walletIdParam, response: { 200: A.walletView } },
+  'POST /admin/v1/wallets/:wallet_id/liens': {
+    params: A.walletIdParam,
+    body: A.lienPlaceBody,
+    response: { 201: A.lienView, 202: A.lienView },
+  },
+  'GET /admin/v1/wallets/:wallet_id/liens': { params: A.walletIdParam, response: { 200: A.lienList } },
+  'GET /admin/v1/liens/:lien_id': { params: A.lienIdParam, response: { 200: A.lienView } },
+  'POST /admin/v1/liens/:lien_id/release': {
+    params: A.lienIdParam,
+    body: A.lienActionBody,
+    response: { 200: A.lienView },
+  },
+  'POST /admin/v1/liens/:lien_id/enforce': {
+    params: A.lienIdParam,
+    body: A.lienActionBody,
+    response: { 200: A.lienView, 202: A.lienView },
+  },
+  'POST /admin/v1/liens/:lien_id/approve': { params: A.lienIdParam, response: { 200: A.lienView } },
+  'POST /admin/v1/liens/:lien_id/reject': { params: A.lienIdParam, response: { 200: A.lienView } },
   'GET /admin/v1/wallets/:wallet_id/statement': {
     params: A.walletIdParam,
     querystring: A.statementQuery,

@@ -10,9 +10,9 @@ export function newId(kind: IdKind, now: number): string {
 
 /**
  * Console identifiers (not part of the merchant interface): operators `OP…`, credit requests `CR…`, exceptions `EX…`,
- * tax invoices `IV…`.
+ * tax invoices `IV…`, liens `LN…`.
  */
-export function newConsoleId(prefix: 'OP' | 'CR' | 'EX' | 'IV', now: number): string {
+export function newConsoleId(prefix: 'OP' | 'CR' | 'EX' | 'IV' | 'LN', now: number): string {
   return prefix + ulid(now);
 }
 
@@ -21,3 +21,6 @@ export const EXCEPTION_ID_PATTERN = /^EX[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** Tax invoices' identifiers: `IV` + ULID. */
 export const INVOICE_ID_PATTERN = /^IV[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** Liens' identifiers: `LN` + ULID. */
+export const LIEN_ID_PATTERN = /^LN[0-9A-HJKMNP-TV-Z]{26}$/;

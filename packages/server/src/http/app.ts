@@ -20,6 +20,7 @@ import type { ExceptionService } from '../services/ExceptionService.ts';
 import type { InvoiceService } from '../services/InvoiceService.ts';
 import type { PlatformService } from '../services/PlatformService.ts';
 import type { PricingService } from '../services/PricingService.ts';
+import type { LienService } from '../services/LienService.ts';
 import type { ReconciliationService } from '../services/ReconciliationService.ts';
 import type { TokenService } from '../services/TokenService.ts';
 import type { FailureThrottle } from '../services/FailureThrottle.ts';
@@ -55,6 +56,7 @@ import { adminExceptionRoutes } from './routes/adminExceptionRoutes.ts';
 import { adminInvoiceRoutes } from './routes/adminInvoiceRoutes.ts';
 import { adminPlatformRoutes } from './routes/adminPlatformRoutes.ts';
 import { adminPricingRoutes } from './routes/adminPricingRoutes.ts';
+import { adminLienRoutes } from './routes/adminLienRoutes.ts';
 import { adminBankFileRoutes } from './routes/adminBankFileRoutes.ts';
 import type { BankFileService } from '../services/BankFileService.ts';
 import { adminCollectionRoutes } from './routes/adminCollectionRoutes.ts';
@@ -130,6 +132,8 @@ export interface AppDeps {
   /** Pricing plans (docs/operator/charging-merchants.md), and the GST rate fees are charged with. */
   pricing: PricingService;
   gstRateBp: number;
+  /** Liens on wallets (docs/operator/liens.md). */
+  liens: LienService;
 }
 
 /** A hop count trusts that many proxies nearest to us (Fastify's types know no number; its runtime does this). */
@@ -255,6 +259,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     adminInvoiceRoutes(admin, deps);
     adminPlatformRoutes(admin, deps);
     adminPricingRoutes(admin, deps);
+    adminLienRoutes(admin, deps);
   });
 
   consoleSessionRoutes(app, deps);

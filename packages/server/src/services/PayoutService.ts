@@ -11,6 +11,7 @@ import {
 import { bankRuleRejection, type BankRules } from '../domain/bankRules.ts';
 import { newId } from '../domain/ids.ts';
 import { istDay, istMonth } from '../domain/istPeriod.ts';
+import { spendable } from '../domain/lien.ts';
 import type { Merchant, Wallet } from '../domain/Merchant.ts';
 import { toPayoutWire, type Payout } from '../domain/Payout.ts';
 import type { CommercialTerms } from '../domain/pricingPlan.ts';
@@ -21,12 +22,13 @@ import type { Metrics } from '../observability/Metrics.ts';
 import type { ConnectorRegistry } from '../rails/ConnectorRegistry.ts';
 import type { Database } from '../store/Database.ts';
 import { PayoutOpenRefused, PayoutRepository, type OpenRefusal } from '../store/repositories/PayoutRepository.ts';
+import { LienRepository } from '../store/repositories/LienRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 import type { BankDirectory } from './BankDirectory.ts';
 import type { BeneficiaryVerificationService } from './BeneficiaryVerificationService.ts';
 import type { CallbackPolicy } from './CallbackPolicy.ts';
 import { KeyedQueue } from './KeyedQueue.ts';
-import type { Clock } from '../clock.ts';
+import { dateOf, type Clock } from '../clock.ts';
 
 const UNKNOWN_WALLET = withMessage(PayoutCodes.invalidWallet, 'Unknown wallet_id');
 
@@ -283,11 +285,12 @@ export class PayoutService {
     const wallet = isId('wallet', walletId) ? await WalletRepository.findById(this.db, walletId) : null;
     if (!wallet || wallet.merchantId !== merchantId) return null;
     const onHold = await WalletRepository.onHold(this.db, walletId);
-    const balance = formatPaise(wallet.balance);
+    const onLien = await LienRepository.onLien(this.db, walletId, dateOf(this.clock));
     return {
       wallet_id: wallet.id,
-      balance,
-      available_balance: balance,
+      balance: formatPaise(wallet.balance),
+      available_balance: formatPaise(spendable(wallet.balance, onLien)),
+      on_lien: formatPaise(onLien),
       on_hold: formatPaise(onHold),
       currency: 'INR',
       updated_at: wallet.updatedAt.toISOString(),

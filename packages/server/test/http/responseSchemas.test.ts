@@ -66,6 +66,8 @@ const BODYLESS: readonly RouteKey[] = [
   'POST /admin/v1/webhooks/deliveries/:id/replay',
   'POST /admin/v1/credit-requests/:credit_request_id/approve',
   'POST /admin/v1/credit-requests/:credit_request_id/reject',
+  'POST /admin/v1/liens/:lien_id/approve',
+  'POST /admin/v1/liens/:lien_id/reject',
   'POST /console/api/merchant/webhook-secret/rotate',
   'POST /console/api/merchant/webhooks/deliveries/:id/replay',
 ];
@@ -326,6 +328,25 @@ describe('every route answers what its protocol schema says', () => {
     ok(await checker.request('POST', `/admin/v1/credit-requests/${String(requested.body.credit_request_id)}/approve`));
     ok(await maker.request('POST', `/admin/v1/credit-requests/${String(withdrawn.body.credit_request_id)}/reject`));
     ok(await call('POST', `/admin/v1/wallets/${m.wallet_id}/credits`, { amount: '10.00', reference: 'drift-1' }));
+    // Liens: placed at once (admin token) or waiting for a second operator, released, enforced, approved, rejected.
+    const lien = ok(
+      await call('POST', `/admin/v1/wallets/${m.wallet_id}/liens`, { amount: '2.00', reason: 'drift' }),
+      201,
+    );
+    const lienId = String(lien.body.lien_id);
+    ok(await call('GET', `/admin/v1/wallets/${m.wallet_id}/liens`));
+    ok(await call('GET', `/admin/v1/liens/${lienId}`));
+    ok(await call('POST', `/admin/v1/liens/${lienId}/release`, { amount: '1.00', reason: 'drift' }));
+    ok(await call('POST', `/admin/v1/liens/${lienId}/enforce`, { reason: 'drift' }));
+    const held = ok(
+      await maker.request('POST', `/admin/v1/wallets/${m.wallet_id}/liens`, { amount: '5000.00', reason: 'drift' }),
+      202,
+    );
+    const heldId = String(held.body.lien_id);
+    ok(await checker.request('POST', `/admin/v1/liens/${heldId}/approve`));
+    ok(await maker.request('POST', `/admin/v1/liens/${heldId}/enforce`, { reason: 'drift' }), 202);
+    ok(await maker.request('POST', `/admin/v1/liens/${heldId}/reject`));
+    ok(await call('POST', `/admin/v1/liens/${heldId}/release`, { reason: 'drift' }));
     ok(await call('GET', '/admin/v1/audit?limit=5'));
 
     // Reconciliation: one statement with an entry nobody knows (an open exception), closed with a reason.

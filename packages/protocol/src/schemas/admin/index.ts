@@ -22,3 +22,4 @@ export * from './bankFiles.ts';
 export * from './pricing.ts';
 export * from './invoices.ts';
 export * from './platform.ts';
+export * from './liens.ts';

@@ -20,6 +20,11 @@ export const walletView = {
     wallet_id: text,
     balance: rupeesText,
     on_hold: { ...rupeesText, description: 'Sum of the payouts not yet final (GET /admin/v1/wallets/{wallet_id})' },
+    available_balance: {
+      ...rupeesText,
+      description: 'Balance minus active liens: what can be spent (GET /admin/v1/wallets/{wallet_id})',
+    },
+    on_lien: { ...rupeesText, description: 'Sum of the active liens (GET /admin/v1/wallets/{wallet_id})' },
     currency: { type: 'string', const: 'INR' },
     created_at: dateTime,
     updated_at: dateTime,

@@ -1,10 +1,12 @@
 import { formatPaise, isId, parseRupees, ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import { gstinProblem, gstinState, isStateCode, normalizeGstin } from '../../domain/gstin.ts';
+import { spendable } from '../../domain/lien.ts';
 import type { Merchant, Wallet } from '../../domain/Merchant.ts';
 import { CreditRefused, type MerchantPatch, type MerchantService } from '../../services/MerchantService.ts';
 import type { CallbackPolicy } from '../../services/CallbackPolicy.ts';
 import type { CreditApprovalService } from '../../services/CreditApprovalService.ts';
+import type { LienService } from '../../services/LienService.ts';
 import { AdminError } from '../AdminError.ts';
 import { creditRequestView } from './adminCreditRequestRoutes.ts';
 import { readPage, textCursor } from '../pageCursor.ts';
@@ -15,6 +17,7 @@ interface Deps {
   merchants: MerchantService;
   creditApproval: CreditApprovalService;
   callbackPolicy: CallbackPolicy;
+  liens: LienService;
 }
 
 const merchantCursor = textCursor(
@@ -325,7 +328,13 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
       const { wallet_id } = request.params;
       const wallet = await merchants.wallet(wallet_id);
       if (!wallet) throw AdminError.notFound('wallet');
-      return { ...walletView(wallet, await merchants.onHold(wallet.id)), merchant_id: wallet.merchantId };
+      const onLien = await deps.liens.onLien(wallet.id);
+      return {
+        ...walletView(wallet, await merchants.onHold(wallet.id)),
+        available_balance: formatPaise(spendable(wallet.balance, onLien)),
+        on_lien: formatPaise(onLien),
+        merchant_id: wallet.merchantId,
+      };
     },
   );
 
