@@ -25,7 +25,9 @@ export interface FeeEntryKind {
 
 /**
  * Every ledger entry kind an invoice reads, on the merchant's side (negative: charged; positive: given back). A new
- * priced product is one line here per kind (e.g. `deposit_fee: { product: 'DEPOSIT', part: 'fee' }`).
+ * priced product is one line here per kind (e.g. `deposit_fee: { product: 'DEPOSIT', part: 'fee' }`). A refund is
+ * matched to the entry it gives back by the entries' `payout_id` or `collection_id` (InvoiceRepository's run): a
+ * refund kind of another product needs its key there too.
  */
 export const FEE_ENTRY_KINDS: Readonly<Record<string, FeeEntryKind>> = {
   payout_fee: { product: PAYOUT_MODE, part: 'fee' },
