@@ -26,6 +26,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'collection.success',
   'collection.failed',
   'payout.batch.completed',
+  'deposit.credited',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

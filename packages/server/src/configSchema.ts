@@ -3,6 +3,7 @@ import { ConfigError } from './configError.ts';
 import { loadConnectorSettings } from './connectorConfig.ts';
 import { loadInvoicePrefix, loadInvoiceSupplier } from './invoiceConfig.ts';
 import { loadRedisSentinel, SENTINEL_DEFAULT_NAME } from './redisConfig.ts';
+import { loadVirtualAccounts } from './virtualAccountConfig.ts';
 import {
   bankCodes,
   baseUrl,
@@ -214,6 +215,22 @@ export const SETTINGS = table([
       { name: 'PAYRAIL_OPERATOR_STATE', doc: "the operator's two-digit GST state code (the GSTIN's)", fallback: null },
     ],
     (env) => ({ invoiceSupplier: loadInvoiceSupplier(env) }),
+  ),
+  several(
+    ['virtualAccounts'],
+    [
+      {
+        name: 'PAYRAIL_VA_PREFIX',
+        doc: 'what virtual account numbers start with (1 to 6 digits; the wallet number and a Luhn check digit follow)',
+        fallback: '9988',
+      },
+      {
+        name: 'PAYRAIL_VA_IFSC',
+        doc: 'IFSC of the bank holding the virtual accounts; default SBOX0VA0001 in sandbox, in live none are shown until set',
+        fallback: null,
+      },
+    ],
+    (env, { mode }) => ({ virtualAccounts: loadVirtualAccounts(env, mode) }),
   ),
   several(
     ['invoicePrefix'],

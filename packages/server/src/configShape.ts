@@ -1,6 +1,7 @@
 import type { ConnectorSettings } from './connectorConfig.ts';
 import type { InvoiceSupplierSettings } from './invoiceConfig.ts';
 import type { RedisSentinelSettings } from './redisConfig.ts';
+import type { VirtualAccountSettings } from './virtualAccountConfig.ts';
 import type { Mode } from './settingTypes.ts';
 
 /**
@@ -56,6 +57,8 @@ export interface Config {
   gstRateBp: number;
   /** A merchant without a pricing plan is refused payouts and collections with 4015 (PAYRAIL_REQUIRE_PRICING). */
   requirePricing: boolean;
+  /** Virtual accounts (PAYRAIL_VA_PREFIX, PAYRAIL_VA_IFSC): the IFSC null in live mode until it is set. */
+  virtualAccounts: VirtualAccountSettings;
   /** The operator as the supplier of tax invoices (PAYRAIL_OPERATOR_*); invoices wait until all four are set. */
   invoiceSupplier: InvoiceSupplierSettings;
   /** What tax invoice numbers start with (PAYRAIL_INVOICE_PREFIX, default INV). */

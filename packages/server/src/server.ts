@@ -58,6 +58,7 @@ import { ConsoleSessionService } from './services/ConsoleSessionService.ts';
 import { CreditApprovalService } from './services/CreditApprovalService.ts';
 import { OperatorService } from './services/OperatorService.ts';
 import { StatsService } from './services/StatsService.ts';
+import { DepositService } from './services/DepositService.ts';
 import { ExceptionService } from './services/ExceptionService.ts';
 import { InvoiceService } from './services/InvoiceService.ts';
 import { PlatformService } from './services/PlatformService.ts';
@@ -324,7 +325,13 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   // Bank statements are imported over the admin API and from the bank-file inbox alike (docs/operator/reconciliation.md).
   const reconciliation = new ReconciliationService(db, clock);
   // Reports that do not match what Payrail sent, and reconciliation's exceptions (docs/operator/exceptions.md).
-  const exceptions = new ExceptionService(db, payoutAdmin, bankNotifications, clock);
+  // Virtual accounts and deposits (docs/merchant/funding-a-wallet.md); finance assigns their exceptions to wallets.
+  const deposits = new DepositService(db, {
+    virtualAccounts: config.virtualAccounts,
+    gstRateBp: config.gstRateBp,
+    clock,
+  });
+  const exceptions = new ExceptionService(db, payoutAdmin, bankNotifications, clock, deposits);
   metrics.readExceptions = () => exceptions.openByKind();
   const app = await buildApp({
     config,
@@ -361,6 +368,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     upstreamWebhooks,
     reconciliation,
     exceptions,
+    deposits,
     pricing: new PricingService(db, clock),
     liens: new LienService(db, config.creditApprovalAbove, clock),
     gstRateBp: config.gstRateBp,

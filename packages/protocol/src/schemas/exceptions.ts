@@ -100,5 +100,11 @@ export const exceptionResolveBody = {
   properties: {
     action: { type: 'string', enum: EXCEPTION_ACTIONS },
     reason: { type: 'string', minLength: 1, maxLength: 1000 },
+    wallet_id: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 40,
+      description: 'assign_to_wallet: the wallet the deposit is credited to',
+    },
   },
 } as const;

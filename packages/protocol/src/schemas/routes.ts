@@ -90,6 +90,19 @@ const admin = {
     response: { 200: A.pricingPlanView },
   },
   'GET /admin/v1/merchants/:merchant_id/pricing': { params: A.pricingParams, response: { 200: A.pricingPlanView } },
+  'PUT /admin/v1/merchants/:merchant_id/allowed-remitters': {
+    params: A.merchantIdParam,
+    body: A.allowedRemittersBody,
+    response: { 200: A.allowedRemittersView },
+  },
+  'GET /admin/v1/merchants/:merchant_id/allowed-remitters': {
+    params: A.merchantIdParam,
+    response: { 200: A.allowedRemittersView },
+  },
+  'POST /admin/v1/sandbox/deposits': {
+    body: A.sandboxDepositBody,
+    response: { 200: A.depositView, 202: X.exceptionView },
+  },
   'POST /admin/v1/merchants/:merchant_id/wallets': {
     params: A.merchantIdParam,
     response: { 201: A.walletCreated },
@@ -323,6 +336,7 @@ const ops = {
     response: { 200: O.pspCollectionAccepted },
   },
   'POST /psp/v1/payouts/notify': { body: O.pspPayoutNotifyBody, response: { 200: O.pspPayoutAccepted } },
+  'POST /psp/v1/deposits/notify': { body: A.pspDepositNotifyBody, response: { 200: A.pspDepositAccepted } },
   'POST /psp/v1/upstream/webhook': {
     // The body is the upstream's event as raw bytes, verified by its signature before it is read: no JSON schema.
     response: { 200: O.upstreamWebhookAccepted },

@@ -34,6 +34,8 @@ export interface Wallet {
   id: string;
   merchantId: string;
   balance: bigint;
+  /** Its part of the virtual account number (domain/virtualAccount.ts); null for the platform's wallets. */
+  vaSeq?: bigint | null;
   createdAt: Date;
   updatedAt: Date;
 }

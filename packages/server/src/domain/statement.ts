@@ -40,6 +40,9 @@ const ENTRY_DESCRIPTIONS: Readonly<Record<string, string>> = {
   collection_credit: 'Collection received',
   collection_fee: 'Collection fee',
   collection_fee_gst: 'GST on collection fee',
+  deposit: 'Deposit received',
+  deposit_fee: 'Deposit fee',
+  deposit_fee_gst: 'GST on deposit fee',
 };
 
 /** A statement line's description: its kind in words (a kind without words of its own: the kind, spaced). */

@@ -16,6 +16,7 @@ import type { PaymentPageService } from '../services/PaymentPageService.ts';
 import type { MerchantService } from '../services/MerchantService.ts';
 import type { PayoutAdminService } from '../services/PayoutAdminService.ts';
 import type { PayoutService } from '../services/PayoutService.ts';
+import type { DepositService } from '../services/DepositService.ts';
 import type { ExceptionService } from '../services/ExceptionService.ts';
 import type { InvoiceService } from '../services/InvoiceService.ts';
 import type { PlatformService } from '../services/PlatformService.ts';
@@ -61,10 +62,12 @@ import { adminBankFileRoutes } from './routes/adminBankFileRoutes.ts';
 import type { BankFileService } from '../services/BankFileService.ts';
 import { adminCollectionRoutes } from './routes/adminCollectionRoutes.ts';
 import { bulkRoutes } from './routes/bulkRoutes.ts';
+import { adminDepositRoutes } from './routes/adminDepositRoutes.ts';
 import { adminMerchantRoutes } from './routes/adminMerchantRoutes.ts';
 import { adminPayoutRoutes } from './routes/adminPayoutRoutes.ts';
 import { adminWebhookRoutes } from './routes/adminWebhookRoutes.ts';
 import { payoutRoutes } from './routes/payoutRoutes.ts';
+import { pspDepositRoutes } from './routes/pspDepositRoutes.ts';
 import { pspRoutes } from './routes/pspRoutes.ts';
 import { sandboxRoutes } from './routes/sandboxRoutes.ts';
 import { StatusRateLimit } from './StatusRateLimit.ts';
@@ -123,6 +126,8 @@ export interface AppDeps {
   reconciliation: ReconciliationService;
   /** The exceptions queue (docs/operator/exceptions.md). */
   exceptions: ExceptionService;
+  /** Virtual accounts and deposits (docs/merchant/funding-a-wallet.md). */
+  deposits: DepositService;
   /** Bank files cut and received (docs/operator/bank-files.md). */
   bankFiles: BankFileService;
   /** Monthly GST tax invoices (docs/operator/charging-merchants.md, "Tax invoices"). */
@@ -235,6 +240,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   paymentPageRoutes(app, { paymentPages: deps.paymentPages, sandbox: deps.config.mode === 'sandbox' });
   // Signed PSP/bank notifications (docs/operator/live-mode.md): only when the operator has set their secret.
   if (deps.config.pspNotifySecret) await pspRoutes(app, { ...deps, secret: deps.config.pspNotifySecret });
+  if (deps.config.pspNotifySecret) await pspDepositRoutes(app, { ...deps, secret: deps.config.pspNotifySecret });
   if (deps.upstreamWebhooks) await upstreamWebhookRoutes(app, { upstreamWebhooks: deps.upstreamWebhooks });
 
   await app.register(async (admin) => {
@@ -244,6 +250,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       route.schema = { ...route.schema, security: [{ adminAuth: [] }] };
     });
     adminMerchantRoutes(admin, deps);
+    adminDepositRoutes(admin, deps);
     adminPayoutRoutes(admin, deps);
     adminWebhookRoutes(admin, deps);
     adminCollectionRoutes(admin, deps);

@@ -11,6 +11,7 @@ import {
 import { PayoutRepository } from '../store/repositories/PayoutRepository.ts';
 import { ReconciliationRepository } from '../store/repositories/ReconciliationRepository.ts';
 import type { BankNotifications } from './BankNotifications.ts';
+import { DepositAssignRefused, type DepositService } from './DepositService.ts';
 import type { PayoutAdminService } from './PayoutAdminService.ts';
 
 export type { ExceptionAction, ExceptionRecord };
@@ -28,8 +29,10 @@ const ACTIONS: Readonly<Record<ExceptionKind, readonly ExceptionAction[]>> = {
   amount_mismatch: ['dismiss'],
   unmatched: ['dismiss'],
   missing: ['dismiss'],
-  unknown_virtual_account: ['dismiss'],
-  remitter_not_allowed: ['dismiss'],
+  // A deposit credited nowhere: finance credits it to the wallet it was meant for (once per UTR), or dismisses it.
+  // return_to_sender (a payout back to the remitter) is not available yet.
+  unknown_virtual_account: ['assign_to_wallet', 'dismiss'],
+  remitter_not_allowed: ['assign_to_wallet', 'dismiss'],
 };
 
 /** The actions an exception allows: those of its kind, less the ones that need a payout when it names none. */
@@ -63,6 +66,7 @@ export class ExceptionService {
     private readonly payoutAdmin: PayoutAdminService,
     private readonly notifications: BankNotifications,
     private readonly clock: Clock,
+    private readonly deposits: DepositService | null = null,
   ) {}
 
   page(query: ExceptionQuery): Promise<ExceptionRecord[]> {
@@ -86,6 +90,8 @@ export class ExceptionService {
     action: ExceptionAction,
     reason: string,
     who: { by: string; actor: string },
+    /** assign_to_wallet: the wallet the deposit is credited to. */
+    walletId?: string,
   ): Promise<ResolveExceptionOutcome> {
     const seen = await this.get(id);
     if (!seen) return { ok: false, reason: 'not_found' };
@@ -101,7 +107,7 @@ export class ExceptionService {
         if (exception.state !== 'open') return { ok: false, reason: 'already_resolved', exception };
         const allowed = allowedActions(exception);
         if (!allowed.includes(action)) return { ok: false, reason: 'action_not_allowed', allowed };
-        await this.act(tx, exception, action, reason, who.actor);
+        await this.act(tx, exception, action, reason, who.actor, walletId);
         if (item && !item.closedAt) await ReconciliationRepository.close(tx, item.id, who.by, reason);
         const resolved = await Repo.resolve(tx, id, who.by, action, reason, new Date(this.clock()));
         return { ok: true, exception: resolved };
@@ -119,8 +125,20 @@ export class ExceptionService {
     action: ExceptionAction,
     reason: string,
     actor: string,
+    walletId?: string,
   ): Promise<void> {
     if (action === 'dismiss') return;
+    if (action === 'assign_to_wallet') {
+      if (!walletId) throw new ActionRefused('assign_to_wallet needs wallet_id: the wallet to credit');
+      if (!this.deposits) throw new ActionRefused('deposits are not available');
+      try {
+        await this.deposits.assignWithin(tx, e, walletId);
+      } catch (err) {
+        if (err instanceof DepositAssignRefused) throw new ActionRefused(err.message);
+        throw err;
+      }
+      return;
+    }
     const payout = e.payoutId ? await PayoutRepository.lockById(tx, e.payoutId) : null;
     if (!payout) throw new ActionRefused('the exception names no payout of Payrail');
     if (action === 'refund_in_full') {

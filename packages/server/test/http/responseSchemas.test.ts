@@ -406,6 +406,34 @@ describe('every route answers what its protocol schema says', () => {
     ok(await call('GET', `/admin/v1/invoices/${invoiceId}?format=csv`));
     ok(await call('GET', `/admin/v1/invoices/${invoiceId}?format=pdf`));
 
+    // ---- Deposits: the wallet's virtual account credited by the sandbox and the PSP, an unknown one assigned ------
+    const walletVa = ok(await call('GET', `/admin/v1/wallets/${m.wallet_id}`)).body.virtual_account as {
+      number: string;
+    };
+    ok(await call('PUT', `/admin/v1/merchants/${m.merchant_id}/allowed-remitters`, { accounts: [] }));
+    ok(await call('GET', `/admin/v1/merchants/${m.merchant_id}/allowed-remitters`));
+    ok(
+      await call('POST', '/admin/v1/sandbox/deposits', {
+        virtual_account: walletVa.number,
+        amount: '10.00',
+        utr: 'DRIFTDEP1',
+      }),
+    );
+    ok(
+      await signed('/psp/v1/deposits/notify', { virtual_account: walletVa.number, amount: '10.00', utr: 'DRIFTDEP1' }),
+    );
+    const unknownVa = ok(
+      await call('POST', '/admin/v1/sandbox/deposits', { virtual_account: '12345', amount: '1.00', utr: 'DRIFTDEP2' }),
+      202,
+    );
+    ok(
+      await call('POST', `/admin/v1/exceptions/${unknownVa.body.exception_id as string}/resolve`, {
+        action: 'assign_to_wallet',
+        reason: 'drift',
+        wallet_id: m.wallet_id,
+      }),
+    );
+
     // ---- Console ------------------------------------------------------------------------------------------------
     ok(
       await http(url, 'POST', '/console/api/session', {

@@ -23,3 +23,4 @@ export * from './pricing.ts';
 export * from './invoices.ts';
 export * from './platform.ts';
 export * from './liens.ts';
+export * from './deposits.ts';

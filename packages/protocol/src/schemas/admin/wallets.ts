@@ -13,6 +13,16 @@ export const amountInput = {
 
 export const walletIdParam = idParams('wallet_id', { type: 'string' });
 
+/** A wallet's virtual account (docs/merchant/funding-a-wallet.md); absent in live mode until PAYRAIL_VA_IFSC is set. */
+export const virtualAccountView = {
+  type: 'object',
+  required: ['number', 'ifsc'],
+  properties: {
+    number: { type: 'string', description: 'PAYRAIL_VA_PREFIX, ten digits of the wallet, a Luhn check digit' },
+    ifsc: { type: 'string', description: 'PAYRAIL_VA_IFSC (SBOX0VA0001 in sandbox unless set)' },
+  },
+} as const;
+
 export const walletView = {
   type: 'object',
   required: ['wallet_id', 'balance', 'currency', 'created_at', 'updated_at'],
@@ -29,6 +39,7 @@ export const walletView = {
     created_at: dateTime,
     updated_at: dateTime,
     merchant_id: { type: 'string', description: 'GET /admin/v1/wallets/{wallet_id} only' },
+    virtual_account: virtualAccountView,
   },
 } as const;
 

@@ -157,7 +157,7 @@ export function adminExceptionRoutes(app: FastifyInstance, deps: { exceptions: E
       schema: {
         tags: ['admin'],
         summary:
-          'Resolve an exception once: apply_as_reported, refund_in_full or dismiss (by kind; see allowed_actions), with a reason',
+          'Resolve an exception once: apply_as_reported, refund_in_full, assign_to_wallet (with wallet_id) or dismiss (by kind; see allowed_actions), with a reason',
         ...R['POST /admin/v1/exceptions/:exception_id/resolve'],
         response: {
           ...R['POST /admin/v1/exceptions/:exception_id/resolve'].response,
@@ -173,14 +173,20 @@ export function adminExceptionRoutes(app: FastifyInstance, deps: { exceptions: E
     },
     async (request) => {
       const { exception_id } = request.params;
-      const { action } = request.body;
+      const { action, wallet_id } = request.body;
       const reason = request.body.reason.trim();
       if (!reason) throw AdminError.invalid('reason must say why the exception is resolved this way');
-      const outcome = await deps.exceptions.resolve(exception_id, action, reason, {
-        // Named as closing a reconciliation item names them; payout histories say operator:<name>.
-        by: request.actor?.name ?? 'operator:admin-token',
-        actor: historyActor(request),
-      });
+      const outcome = await deps.exceptions.resolve(
+        exception_id,
+        action,
+        reason,
+        {
+          // Named as closing a reconciliation item names them; payout histories say operator:<name>.
+          by: request.actor?.name ?? 'operator:admin-token',
+          actor: historyActor(request),
+        },
+        wallet_id,
+      );
       request.auditNote =
         `${action} ${exception_id}: ${outcome.ok ? 'resolved' : `refused (${outcome.reason})`}: ${reason}`.slice(
           0,

@@ -7,6 +7,7 @@ import { CreditRefused, type MerchantPatch, type MerchantService } from '../../s
 import type { CallbackPolicy } from '../../services/CallbackPolicy.ts';
 import type { CreditApprovalService } from '../../services/CreditApprovalService.ts';
 import type { LienService } from '../../services/LienService.ts';
+import type { DepositService } from '../../services/DepositService.ts';
 import { AdminError } from '../AdminError.ts';
 import { creditRequestView } from './adminCreditRequestRoutes.ts';
 import { readPage, textCursor } from '../pageCursor.ts';
@@ -27,7 +28,7 @@ const merchantCursor = textCursor(
 
 const limitText = (paise: bigint | null) => (paise === null ? null : formatPaise(paise));
 
-function walletView(w: Wallet, onHold?: bigint) {
+function baseWalletView(w: Wallet, onHold?: bigint) {
   return {
     wallet_id: w.id,
     balance: formatPaise(w.balance),
@@ -38,7 +39,7 @@ function walletView(w: Wallet, onHold?: bigint) {
   };
 }
 
-function merchantView(m: Merchant, wallets: Wallet[]) {
+function baseMerchantView(m: Merchant, wallets: Wallet[]) {
   const settings = {
     collection_callback_url: m.collectionCallbackUrl,
     upi_vpa: m.upiVpa,
@@ -58,7 +59,7 @@ function merchantView(m: Merchant, wallets: Wallet[]) {
     ...billing,
     limits,
     settings,
-    wallets: wallets.map((w) => walletView(w)),
+    wallets: wallets.map((w) => baseWalletView(w)),
     created_at: m.createdAt.toISOString(),
     updated_at: m.updatedAt.toISOString(),
   };
@@ -114,8 +115,17 @@ function billingPatch(
 }
 
 /** Operator routes of docs/operator/admin-api.md for merchants, wallets, credits and credentials. */
-export function adminMerchantRoutes(app: FastifyInstance, deps: Deps) {
+export function adminMerchantRoutes(app: FastifyInstance, deps: Deps & { deposits: DepositService }) {
   const { merchants } = deps;
+  // Each wallet with its virtual account (docs/merchant/funding-a-wallet.md), when there is one to show.
+  const walletView = (w: Wallet, onHold?: bigint) => {
+    const va = deps.deposits.virtualAccountOf(w);
+    return { ...baseWalletView(w, onHold), ...(va ? { virtual_account: va } : {}) };
+  };
+  const merchantView = (m: Merchant, wallets: Wallet[]) => ({
+    ...baseMerchantView(m, wallets),
+    wallets: wallets.map((w) => walletView(w)),
+  });
 
   app.post<RouteRequest<'POST /admin/v1/merchants'>>(
     '/admin/v1/merchants',

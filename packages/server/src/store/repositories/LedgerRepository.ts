@@ -12,7 +12,10 @@ export type EntryKind =
   | 'payout_fee_refund'
   | 'payout_fee_gst_refund'
   | 'collection_fee'
-  | 'collection_fee_gst';
+  | 'collection_fee_gst'
+  | 'deposit'
+  | 'deposit_fee'
+  | 'deposit_fee_gst';
 
 /**
  * The kinds whose every movement is two entries, a merchant's wallet's and a platform wallet's, with opposite signs:
@@ -25,6 +28,8 @@ export const DOUBLE_ENTRY_KINDS: readonly EntryKind[] = [
   'payout_fee_gst_refund',
   'collection_fee',
   'collection_fee_gst',
+  'deposit_fee',
+  'deposit_fee_gst',
 ];
 
 export interface NewEntry {

@@ -5,6 +5,7 @@ interface WalletRow {
   id: string;
   merchant_id: string;
   balance: bigint;
+  va_seq: bigint | string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -13,6 +14,7 @@ const toWallet = (r: WalletRow): Wallet => ({
   id: r.id,
   merchantId: r.merchant_id,
   balance: r.balance,
+  vaSeq: r.va_seq === null || r.va_seq === undefined ? null : BigInt(r.va_seq),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });

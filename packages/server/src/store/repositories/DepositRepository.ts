@@ -1,0 +1,162 @@
+import type { Deposit } from '../../domain/deposit.ts';
+import type { Queryable } from '../Database.ts';
+
+interface Row {
+  id: string;
+  utr: string;
+  merchant_id: string;
+  wallet_id: string;
+  amount: bigint;
+  fee: bigint;
+  tax: bigint;
+  virtual_account: string;
+  remitter_name: string | null;
+  remitter_account: string | null;
+  remitter_ifsc: string | null;
+  source: Deposit['source'];
+  exception_id: string | null;
+  credited_at: Date;
+  created_at: Date;
+}
+
+const toDeposit = (r: Row): Deposit => ({
+  id: r.id,
+  utr: r.utr,
+  merchantId: r.merchant_id,
+  walletId: r.wallet_id,
+  amount: BigInt(r.amount),
+  fee: BigInt(r.fee),
+  tax: BigInt(r.tax),
+  virtualAccount: r.virtual_account,
+  remitterName: r.remitter_name,
+  remitterAccount: r.remitter_account,
+  remitterIfsc: r.remitter_ifsc,
+  source: r.source,
+  exceptionId: r.exception_id,
+  creditedAt: r.credited_at,
+  createdAt: r.created_at,
+});
+
+export interface NewDeposit {
+  id: string;
+  walletId: string;
+  amount: bigint;
+  utr: string;
+  virtualAccount: string;
+  remitterName: string | null;
+  remitterAccount: string | null;
+  remitterIfsc: string | null;
+  source: Deposit['source'];
+  exceptionId: string | null;
+  creditedAt: Date;
+}
+
+/** A wallet a virtual account number names: its merchant, and the merchant's allowed remitters (none: all). */
+export interface DepositTarget {
+  walletId: string;
+  merchantId: string;
+  allowed: { accountNumber: string; ifsc: string }[];
+}
+
+/** Deposits (migration 032) and what decides where one goes: the wallet of a number, the allowed remitters. */
+export const DepositRepository = {
+  /**
+   * Credits the deposit, its fee and GST in one statement (deposit_credit, migration 032), or answers the deposit
+   * already credited with this UTR (`created` false) and writes nothing.
+   */
+  async credit(q: Queryable, d: NewDeposit, gstBp: number): Promise<{ deposit: Deposit; created: boolean }> {
+    const { rows } = await q.query<{ out_deposit: string; out_created: boolean }>(
+      'SELECT out_deposit, out_created FROM deposit_credit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)',
+      [
+        d.id,
+        d.walletId,
+        d.amount,
+        d.utr,
+        d.virtualAccount,
+        d.remitterName,
+        d.remitterAccount,
+        d.remitterIfsc,
+        d.source,
+        d.exceptionId,
+        d.creditedAt,
+        gstBp,
+      ],
+    );
+    const row = rows[0] as { out_deposit: string; out_created: boolean };
+    const deposit = await DepositRepository.findById(q, row.out_deposit);
+    return { deposit: deposit as Deposit, created: row.out_created };
+  },
+
+  async findById(q: Queryable, id: string): Promise<Deposit | null> {
+    const { rows } = await q.query<Row>('SELECT * FROM deposits WHERE id = $1', [id]);
+    return rows[0] ? toDeposit(rows[0]) : null;
+  },
+
+  async findByUtr(q: Queryable, utr: string): Promise<Deposit | null> {
+    const { rows } = await q.query<Row>('SELECT * FROM deposits WHERE utr = $1', [utr]);
+    return rows[0] ? toDeposit(rows[0]) : null;
+  },
+
+  /** The merchant wallet numbered `seq` (migration 032's va_seq) with its merchant's allowed remitters. */
+  async targetBySeq(q: Queryable, seq: bigint): Promise<DepositTarget | null> {
+    return DepositRepository.target(q, 'w.va_seq = $1', seq);
+  },
+
+  /** A merchant wallet by id, with its merchant's allowed remitters (an exception assigned to it). */
+  async targetByWallet(q: Queryable, walletId: string): Promise<DepositTarget | null> {
+    return DepositRepository.target(q, 'w.id = $1', walletId);
+  },
+
+  async target(q: Queryable, where: 'w.va_seq = $1' | 'w.id = $1', key: unknown): Promise<DepositTarget | null> {
+    const { rows } = await q.query<{ id: string; merchant_id: string; accounts: string[][] | null }>(
+      `SELECT w.id, w.merchant_id,
+              (SELECT array_agg(ARRAY[r.account_number, r.ifsc] ORDER BY r.account_number, r.ifsc)
+                 FROM allowed_remitters r WHERE r.merchant_id = w.merchant_id) AS accounts
+         FROM wallets w
+        WHERE ${where} AND w.merchant_id IS NOT NULL`,
+      [key],
+    );
+    const r = rows[0];
+    if (!r) return null;
+    return {
+      walletId: r.id,
+      merchantId: r.merchant_id,
+      allowed: (r.accounts ?? []).map(([accountNumber, ifsc]) => ({
+        accountNumber: accountNumber as string,
+        ifsc: ifsc as string,
+      })),
+    };
+  },
+
+  /** Replaces the merchant's allowed remitters with `accounts` (none: every remitter is allowed). */
+  async replaceAllowedRemitters(
+    q: Queryable,
+    merchantId: string,
+    accounts: readonly { accountNumber: string; ifsc: string }[],
+  ): Promise<void> {
+    await q.query('DELETE FROM allowed_remitters WHERE merchant_id = $1', [merchantId]);
+    if (accounts.length === 0) return;
+    await q.query(
+      `INSERT INTO allowed_remitters (merchant_id, account_number, ifsc)
+       SELECT $1, a, i FROM unnest($2::text[], $3::text[]) AS u (a, i) ON CONFLICT DO NOTHING`,
+      [merchantId, accounts.map((a) => a.accountNumber), accounts.map((a) => a.ifsc)],
+    );
+  },
+
+  async allowedRemitters(q: Queryable, merchantId: string): Promise<{ accountNumber: string; ifsc: string }[]> {
+    const { rows } = await q.query<{ account_number: string; ifsc: string }>(
+      'SELECT account_number, ifsc FROM allowed_remitters WHERE merchant_id = $1 ORDER BY account_number, ifsc',
+      [merchantId],
+    );
+    return rows.map((r) => ({ accountNumber: r.account_number, ifsc: r.ifsc }));
+  },
+
+  /** Where a merchant's deposit webhooks go (its collection callback) and their scheme; null: no such merchant. */
+  async merchantWebhook(q: Queryable, merchantId: string): Promise<{ url: string | null; scheme: 'v1' | 'v2' } | null> {
+    const { rows } = await q.query<{ collection_callback_url: string | null; default_scheme: 'v1' | 'v2' }>(
+      'SELECT collection_callback_url, default_scheme FROM merchants WHERE id = $1',
+      [merchantId],
+    );
+    return rows[0] ? { url: rows[0].collection_callback_url, scheme: rows[0].default_scheme } : null;
+  },
+};
