@@ -69,6 +69,21 @@ describe.each(ENGINES)('liens on %s', (engine) => {
     expect(await balance(f)).toMatchObject({ balance: '250.00', available_balance: '250.00', on_lien: '0.00' });
   });
 
+  it('prices bulk items against balance minus liens: an item beyond it is 4002, later ones that fit pass', async () => {
+    const f = await funded('1000.00');
+    expect((await place(f.merchant.wallet_id, { amount: '500.00', reason: 'hold' })).status).toBe(201);
+    const item = (amount: string) => payoutRequest('nested', { wallet_id: f.merchant.wallet_id, amount });
+    // 500 spendable: 300 + 11.80 leaves 188.20; 200 + 11.80 does not fit; 176 + 11.80 = 187.80 does.
+    const res = await f.client.post('/payout/v1/bulk', {
+      batch_id: `lien-${Date.now().toString(36)}`,
+      items: [item('300.00'), item('200.00'), item('176.00')],
+    });
+    expect(res.body.resp_code, JSON.stringify(res.body)).toBe(2000);
+    expect((res.data as { items: Row[] }).items.map((i) => i.resp_code)).toEqual([2000, 4002, 2000]);
+    expect(await balance(f)).toMatchObject({ balance: '500.40', available_balance: '0.40', on_lien: '500.00' });
+    await expectLedgerOk(t.url);
+  });
+
   it('releases in part and in full', async () => {
     const f = await funded('1000.00', false);
     const lien = (await place(f.merchant.wallet_id, { amount: '600.00', reason: 'review' })).body;
