@@ -28,19 +28,21 @@ describe.each(ENGINES)('wallet balance on %s', (engine) => {
     expect(res.status).toBe(200);
     expect(res.body.resp_code).toBe(2000);
     expect(Object.keys(res.body).sort()).toEqual(['data', 'resp_code', 'resp_message']);
-    // available_balance: the name existing integrations read, always equal to balance.
+    // available_balance: the name existing integrations read, equal to balance without liens (docs/operator/liens.md).
     expect(res.data?.available_balance).toBe(res.data?.balance);
+    expect(res.data?.on_lien).toBe('0.00');
     return res.data as Record<string, string>;
   };
 
   it.each(['v1', 'v2'] as const)(
-    'answers {wallet_id, balance, available_balance, on_hold, currency, updated_at} (%s)',
+    'answers {wallet_id, balance, available_balance, on_lien, on_hold, currency, updated_at} (%s)',
     async (scheme) => {
       const f = await fundedMerchant(t.url, scheme, '1234.56');
       expect(await balanceOf(f.client, f.merchant.wallet_id)).toEqual({
         wallet_id: f.merchant.wallet_id,
         balance: '1234.56',
         available_balance: '1234.56',
+        on_lien: '0.00',
         on_hold: '0.00',
         currency: 'INR',
         updated_at: expect.stringMatching(ISO_UTC),
