@@ -36,6 +36,9 @@ export const FEE_ENTRY_KINDS: Readonly<Record<string, FeeEntryKind>> = {
   payout_fee_gst_refund: { product: PAYOUT_MODE, part: 'gst', refundOf: 'payout_fee_gst' },
   collection_fee: { product: 'UPI_COLLECTION', part: 'fee' },
   collection_fee_gst: { product: 'UPI_COLLECTION', part: 'gst' },
+  // Deposits are never refunded (a deposit credited stays credited), so no refund kind to match.
+  deposit_fee: { product: 'DEPOSIT', part: 'fee' },
+  deposit_fee_gst: { product: 'DEPOSIT', part: 'gst' },
 };
 
 /** The kind of the entry that gives `kind` back, if any (`payout_fee` → `payout_fee_refund`). */

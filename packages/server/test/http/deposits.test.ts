@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPspNotification } from '../../src/domain/pspSignature.ts';
 import { parseVirtualAccount, virtualAccountNumber } from '../../src/domain/virtualAccount.ts';
+import { ConsoleSession } from '../support/consoleClient.ts';
 import { admin, createMerchant, http, type HttpResult } from '../support/merchantClient.ts';
 import { expectLedgerOk, walletBalance } from '../support/payoutFixtures.ts';
 import { ENGINES, startTestServer, type TestServer } from '../support/testServer.ts';
@@ -68,6 +69,15 @@ describe.each(ENGINES)('virtual accounts and deposits on %s', (engine) => {
     const view = await admin(t.url, 'GET', `/admin/v1/merchants/${a.merchant_id}`);
     const wallets = view.body.wallets as { wallet_id: string; virtual_account: { number: string } }[];
     expect(wallets.map((w) => w.virtual_account.number).sort()).toEqual([numbers[0], numbers[2]].sort());
+    // The merchant's console: "Add money" with the account, IFSC and name.
+    const shop = await ConsoleSession.merchant(t.url, a.api_key, a.secret_key);
+    const overview = await shop.request('GET', '/console/api/merchant/overview');
+    expect(overview.status).toBe(200);
+    expect((overview.body.wallets as Row[]).find((w) => w.wallet_id === a.wallet_id)?.virtual_account).toEqual({
+      number: numbers[0],
+      ifsc: 'SBOX0VA0001',
+      name: 'VA one',
+    });
   });
 
   it('credits a deposit once per UTR, whether it arrives by the PSP webhook or the sandbox route', async () => {
@@ -152,6 +162,10 @@ describe.each(ENGINES)('virtual accounts and deposits on %s', (engine) => {
       [m.merchant_id],
     );
     expect(rows.map((r) => r.subject_id).sort()).toEqual([res.body.deposit_id, small.body.deposit_id].sort());
+    // The platform's fee report counts deposit fees under DEPOSIT, for this merchant.
+    const report = await admin(t.url, 'GET', `/admin/v1/platform/fees?group=product&merchant_id=${m.merchant_id}`);
+    expect(report.status, JSON.stringify(report.body)).toBe(200);
+    expect(report.body.rows).toEqual([{ key: 'DEPOSIT', count: 2, fees: '10.42', tax: '1.88' }]);
     await expectLedgerOk(t.url);
   });
 
