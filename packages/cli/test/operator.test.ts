@@ -130,6 +130,14 @@ describe('operator commands', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('already applied');
     expect(show.json).toMatchObject({ balance: '1000.50', on_hold: '0.00', merchant_id: merchantId });
+    // Its virtual account (docs/merchant/funding-a-wallet.md), in the JSON and the table.
+    expect(show.json.virtual_account).toMatchObject({
+      number: expect.stringMatching(/^9988[0-9]{11}$/),
+      ifsc: 'SBOX0VA0001',
+    });
+    const human = await op('wallet', 'show', walletId);
+    expect(human.stdout).toMatch(/Virtual account:\s+9988[0-9]{11}/);
+    expect(human.stdout).toMatch(/IFSC:\s+SBOX0VA0001/);
   });
 
   it(

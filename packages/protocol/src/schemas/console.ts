@@ -90,6 +90,12 @@ export const merchantOverview = {
           balance: rupeesText,
           on_hold: rupeesText,
           currency: { type: 'string', const: 'INR' },
+          virtual_account: {
+            type: 'object',
+            description: '"Add money": the account to send money to by bank transfer (absent in live mode until set)',
+            required: ['number', 'ifsc', 'name'],
+            properties: { number: text, ifsc: text, name: text },
+          },
         },
       },
     },

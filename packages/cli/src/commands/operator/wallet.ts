@@ -79,17 +79,22 @@ Without --reference the command makes one up (cli-<ULID>) and prints it before s
     });
 
   showCommand(wallet, {
-    description: 'Show a wallet with its balance and the amount on hold',
+    description: 'Show a wallet with its balance, the amount on hold and its virtual account',
     argument: '<walletId>',
     fetch: adminGet((id) => `/admin/v1/wallets/${id}`),
-    view: (w) =>
-      keyValues([
+    view: (w) => {
+      // The account merchants fund the wallet through ("-" in live mode until PAYRAIL_VA_IFSC is set).
+      const va = w.virtual_account as { number?: string; ifsc?: string } | undefined;
+      return keyValues([
         ['Wallet ID', cell(w.wallet_id)],
         ['Merchant ID', cell(w.merchant_id)],
         ['Balance', cell(w.balance)],
         ['On hold', cell(w.on_hold)],
         ['Currency', cell(w.currency)],
+        ['Virtual account', cell(va?.number)],
+        ['IFSC', cell(va?.ifsc)],
         ['Updated', cell(w.updated_at)],
-      ]),
+      ]);
+    },
   });
 }

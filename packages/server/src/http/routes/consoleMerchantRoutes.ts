@@ -3,6 +3,7 @@ import type { Mode } from '../../config.ts';
 import type { AuditService } from '../../services/AuditService.ts';
 import type { BulkPayoutService } from '../../services/BulkPayoutService.ts';
 import type { CollectionReads } from '../../services/CollectionReads.ts';
+import type { DepositService } from '../../services/DepositService.ts';
 import type { InvoiceService } from '../../services/InvoiceService.ts';
 import type { ConsoleSessionService } from '../../services/ConsoleSessionService.ts';
 import type { MerchantCollectionService } from '../../services/MerchantCollectionService.ts';
@@ -37,6 +38,7 @@ interface Deps {
   webhookAdmin: WebhookAdminService;
   stats: StatsService;
   invoices: InvoiceService;
+  deposits: DepositService;
   config: { publicUrl?: string; mode?: Mode };
 }
 

@@ -1,5 +1,6 @@
 import { formatPaise, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { DepositService } from '../../services/DepositService.ts';
 import type { MerchantService } from '../../services/MerchantService.ts';
 import type { StatsService } from '../../services/StatsService.ts';
 import type { WalletStatementService } from '../../services/WalletStatementService.ts';
@@ -11,7 +12,12 @@ import { consoleMerchantRoute, merchantOf, scopeOf } from './consoleMerchantOpti
 /** The merchant's wallets: the overview (balances, money on hold, the last day's payouts) and statements. */
 export function consoleMerchantWalletRoutes(
   scope: FastifyInstance,
-  deps: { merchants: MerchantService; stats: StatsService; statements: WalletStatementService },
+  deps: {
+    merchants: MerchantService;
+    stats: StatsService;
+    statements: WalletStatementService;
+    deposits: DepositService;
+  },
 ) {
   scope.get(
     '/console/api/merchant/overview',
@@ -25,12 +31,17 @@ export function consoleMerchantWalletRoutes(
       const held = await Promise.all(wallets.map((w) => deps.merchants.onHold(w.id)));
       return {
         merchant: merchantJson(m),
-        wallets: wallets.map((w, i) => ({
-          wallet_id: w.id,
-          balance: formatPaise(w.balance),
-          on_hold: formatPaise(held[i] as bigint),
-          currency: 'INR',
-        })),
+        wallets: wallets.map((w, i) => {
+          // "Add money": the wallet's virtual account, in the merchant's name (docs/merchant/funding-a-wallet.md).
+          const va = deps.deposits.virtualAccountOf(w);
+          return {
+            wallet_id: w.id,
+            balance: formatPaise(w.balance),
+            on_hold: formatPaise(held[i] as bigint),
+            currency: 'INR',
+            ...(va ? { virtual_account: { ...va, name: m.name } } : {}),
+          };
+        }),
         stats: statsView(await deps.stats.stats(scopeOf(request))),
       };
     },
