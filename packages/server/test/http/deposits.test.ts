@@ -280,6 +280,23 @@ describe.each(ENGINES)('virtual accounts and deposits on %s', (engine) => {
     await expectLedgerOk(t.url);
   });
 
+  it('credits a UTR once when its reports race each other on several connections', async () => {
+    const m = await createMerchant(t.url, 'Racing deposits');
+    const va = await vaOf(m.wallet_id);
+    const u = utr();
+    const body = { virtual_account: va.number, amount: '321.00', utr: u };
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? notify(body) : sandbox(body))),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual(Array(8).fill(200));
+    const credited = answers.filter((a) => a.body.result === 'credited' || a.body.duplicate === false);
+    expect(credited).toHaveLength(1);
+    expect(new Set(answers.map((a) => a.body.deposit_id)).size).toBe(1);
+    expect(await deposits(u)).toHaveLength(1);
+    expect(await walletBalance(t.url, m.merchant_id, m.wallet_id)).toBe('321.00');
+    await expectLedgerOk(t.url);
+  });
+
   it('refuses a deposit report that is not one, and an unsigned one', async () => {
     expect((await sandbox({ virtual_account: '1', amount: '-1', utr: utr() })).status).toBe(400);
     expect((await notify({ virtual_account: '1', amount: '1.00' })).status).toBe(400);
