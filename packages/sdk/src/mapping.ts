@@ -20,6 +20,7 @@ import type {
   BulkStatus,
   BulkStatusSummary,
   Collection,
+  Deposit,
   Payout,
   PayoutInitiateInput,
 } from './types.ts';
@@ -309,6 +310,24 @@ export function toBulkStatus(data: Obj): BulkStatus {
       statusMessage: orNull(str(o, 'status_message')),
     })),
     nextCursor: orNull(str(data, 'next_cursor')),
+  };
+}
+
+/** `data` of `deposit.credited` (docs/merchant/funding-a-wallet.md). */
+export function toDeposit(data: Obj): Deposit {
+  return {
+    depositId: required(data, 'deposit_id'),
+    walletId: required(data, 'wallet_id'),
+    virtualAccount: str(data, 'virtual_account'),
+    amount: required(data, 'amount'),
+    fees: str(data, 'fees') || '0.00',
+    tax: str(data, 'tax') || '0.00',
+    utr: required(data, 'utr'),
+    remitterName: orNull(str(data, 'remitter_name')),
+    remitterAccount: orNull(str(data, 'remitter_account')),
+    remitterIfsc: orNull(str(data, 'remitter_ifsc')),
+    creditedAt: date(data, 'credited_at'),
+    createdAt: date(data, 'created_at'),
   };
 }
 

@@ -247,7 +247,26 @@ interface EventBase {
 export type PayoutEvent = EventBase & { type: PayoutEventType; kind: 'payout'; data: Payout };
 export type CollectionEvent = EventBase & { type: CollectionEventType; kind: 'collection'; data: Collection };
 export type BatchEvent = EventBase & { type: 'payout.batch.completed'; kind: 'batch'; data: BatchCompleted };
-export type WebhookEvent = PayoutEvent | CollectionEvent | BatchEvent;
+export type DepositEvent = EventBase & { type: 'deposit.credited'; kind: 'deposit'; data: Deposit };
+export type WebhookEvent = PayoutEvent | CollectionEvent | BatchEvent | DepositEvent;
+
+/** `data` of `deposit.credited`: a bank transfer to the wallet's virtual account, credited once per UTR. */
+export interface Deposit {
+  depositId: string;
+  walletId: string;
+  virtualAccount: string;
+  /** Rupees as decimal text, as every amount. */
+  amount: string;
+  fees: string;
+  tax: string;
+  utr: string;
+  remitterName: string | null;
+  remitterAccount: string | null;
+  remitterIfsc: string | null;
+  /** When the bank credited it. */
+  creditedAt: Date;
+  createdAt: Date;
+}
 
 /** `data` of `payout.batch.completed`: every accepted item of the batch is final. */
 export interface BatchCompleted {

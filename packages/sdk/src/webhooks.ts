@@ -8,7 +8,7 @@ import {
 } from '@payrail/protocol';
 import type { Core } from './core.ts';
 import { ConfigurationError, WebhookVerificationError } from './errors.ts';
-import { ShapeError, toBatchCompleted, toCollection, toPayout } from './mapping.ts';
+import { ShapeError, toBatchCompleted, toCollection, toDeposit, toPayout } from './mapping.ts';
 import type { PayoutEventType, VerifyOptions, WebhookEvent, WebhookEventType, WebhookHeaders } from './types.ts';
 import { systemNow } from './clock.ts';
 
@@ -159,6 +159,7 @@ export async function verifyDelivery(
     // With X-Signature alone the delivery carries no signing time: the event's own time stands in.
     const base = { id: eventId as string, createdAt, timestamp: signedAt === null ? createdAt : new Date(signedAt) };
     if (type === 'payout.batch.completed') return { ...base, type, kind: 'batch', data: toBatchCompleted(data) };
+    if (type === 'deposit.credited') return { ...base, type, kind: 'deposit', data: toDeposit(data) };
     return type.startsWith('payout.')
       ? { ...base, type: type as PayoutEventType, kind: 'payout', data: toPayout(data) }
       : {

@@ -9,6 +9,7 @@ import {
   type WebhookFailure,
 } from '../src/index.ts';
 import {
+  admin,
   clientFor,
   createMerchant,
   payoutInput,
@@ -67,6 +68,40 @@ describe('webhooks.verify', () => {
       new Headers(hook.headers as Record<string, string>),
     );
     expect(again.id).toBe(event.id);
+  });
+
+  it('returns a deposit.credited event as a typed deposit', async () => {
+    const patched = await admin(t.url, 'PATCH', `/admin/v1/merchants/${m.merchant_id}`, {
+      collection_callback_url: `${receiver.url}/deposits`,
+    });
+    expect(patched.status).toBe(200);
+    const wallet = await admin(t.url, 'GET', `/admin/v1/wallets/${m.wallet_id}`);
+    const va = (wallet.body.virtual_account as { number: string }).number;
+    const deposited = await admin(t.url, 'POST', '/admin/v1/sandbox/deposits', {
+      virtual_account: va,
+      amount: '75.25',
+      utr: `SDKDEP${Date.now()}`,
+      remitter_name: 'Asha Traders',
+    });
+    expect(deposited.status).toBe(200);
+    const delivered = (await eventually(
+      () => receiver.at('/deposits').find((h) => h.body.includes('"deposit.credited"')),
+      20_000,
+    )) as ReceivedWebhook;
+    const event = await clientFor(t.url, m).webhooks.verify(delivered.body, delivered.headers);
+    expect(event).toMatchObject({
+      type: 'deposit.credited',
+      kind: 'deposit',
+      data: {
+        depositId: deposited.body.deposit_id,
+        walletId: m.wallet_id,
+        virtualAccount: va,
+        amount: '75.25',
+        fees: '0.00',
+        remitterName: 'Asha Traders',
+        remitterAccount: null,
+      },
+    });
   });
 
   it('decrypts events of V1 transactions, whichever scheme the client uses', async () => {

@@ -96,7 +96,18 @@ export function webhookCommands(program: Command): void {
               ? payoutView(event.data)
               : event.kind === 'batch'
                 ? batchCompletedView(event.data)
-                : collectionView(event.data),
+                : event.kind === 'deposit'
+                  ? keyValues([
+                      ['Deposit ID', event.data.depositId],
+                      ['Wallet ID', event.data.walletId],
+                      ['Amount', event.data.amount],
+                      ['Fees', event.data.fees],
+                      ['Tax', event.data.tax],
+                      ['UTR', event.data.utr],
+                      ['Remitter', event.data.remitterName],
+                      ['Credited', event.data.creditedAt],
+                    ])
+                  : collectionView(event.data),
           ].join('\n'),
         );
       },
