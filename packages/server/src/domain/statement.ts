@@ -43,6 +43,7 @@ const ENTRY_DESCRIPTIONS: Readonly<Record<string, string>> = {
   deposit: 'Deposit received',
   deposit_fee: 'Deposit fee',
   deposit_fee_gst: 'GST on deposit fee',
+  lien_enforced: 'Lien enforced',
 };
 
 /** A statement line's description: its kind in words (a kind without words of its own: the kind, spaced). */

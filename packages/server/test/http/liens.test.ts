@@ -156,6 +156,12 @@ describe.each(ENGINES)('liens on %s', (engine) => {
       [f.merchant.wallet_id, -20000n, 'the rest'],
       ['PW_RECOVERY', 20000n, 'the rest'],
     ]);
+    const statement = await admin(t.url, 'GET', `/admin/v1/wallets/${f.merchant.wallet_id}/statement`);
+    const lines = (statement.body.entries as Row[]).filter((e) => e.kind === 'lien_enforced');
+    expect(lines.map((e) => [e.amount, e.description])).toEqual([
+      ['-100.00', 'Lien enforced'],
+      ['-200.00', 'Lien enforced'],
+    ]);
     await expectLedgerOk(t.url);
   });
 

@@ -15,7 +15,8 @@ export type EntryKind =
   | 'collection_fee_gst'
   | 'deposit'
   | 'deposit_fee'
-  | 'deposit_fee_gst';
+  | 'deposit_fee_gst'
+  | 'lien_enforced';
 
 /**
  * The kinds whose every movement is two entries, a merchant's wallet's and a platform wallet's, with opposite signs:
@@ -30,6 +31,7 @@ export const DOUBLE_ENTRY_KINDS: readonly EntryKind[] = [
   'collection_fee_gst',
   'deposit_fee',
   'deposit_fee_gst',
+  'lien_enforced',
 ];
 
 export interface NewEntry {
