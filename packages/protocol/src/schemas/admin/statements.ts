@@ -37,7 +37,7 @@ export const statementView = {
           kind: {
             ...text,
             description:
-              'credit, payout_debit, payout_refund, collection_credit; payout_fee, payout_fee_gst and their refunds payout_fee_refund, payout_fee_gst_refund; collection_fee, collection_fee_gst',
+              'credit, payout_debit, payout_refund, collection_credit; payout_fee, payout_fee_gst and their refunds payout_fee_refund, payout_fee_gst_refund; collection_fee, collection_fee_gst; deposit, deposit_fee, deposit_fee_gst (docs/merchant/funding-a-wallet.md)',
           },
           description: { ...text, description: 'The kind in words; payout_id or collection_id says which one' },
           amount: rupeesText,
