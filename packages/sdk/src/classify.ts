@@ -2,6 +2,7 @@ import { CollectionCodes, Common, PayoutCodes, TokenCodes, type CodeDef } from '
 import {
   AuthenticationError,
   BankRejectedError,
+  CommercialsMissingError,
   BatchRejectedError,
   BankUnavailableError,
   ConflictError,
@@ -79,6 +80,7 @@ export const COLLECTION: Record<number, ErrorClass> = table([
   [CollectionCodes.otherMerchant, NotFoundError],
   [CollectionCodes.invalidAmount, ValidationError],
   [CollectionCodes.invalidField, ValidationError],
+  [CollectionCodes.commercialsMissing, CommercialsMissingError],
 ]);
 
 /** The token routes' codes: every refusal is a credentials refusal. */
@@ -120,6 +122,10 @@ export function toError(r: Refusal): PayrailError {
   if (code === Common.internal.code || r.httpStatus >= 500) return new ServerError(options);
   if (CONFLICT_CODES[r.family].includes(code)) return new ConflictError({ ...options, existing: r.existing });
   if (r.httpStatus === 409) return new ConflictError({ ...options, existing: r.existing });
+  // 4015 on a payout means two things: the bank is not allowed, or (by its message) no pricing plan yet.
+  if (r.family === 'payout' && code === PayoutCodes.commercialsMissing.code && /commercials/i.test(r.message)) {
+    return new CommercialsMissingError(options);
+  }
   const classes = r.family === 'payout' ? PAYOUT : r.family === 'collection' ? COLLECTION : TOKEN;
   const cls = (code !== undefined ? classes[code] : undefined) ?? byHttpStatus(r.httpStatus);
   return new cls(options);

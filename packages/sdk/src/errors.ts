@@ -141,6 +141,12 @@ export class BankUnavailableError extends PayrailError {
 export class BankRejectedError extends PayrailError {}
 
 /**
+ * 4015 "Commercials are not yet configured and activated": the operator requires a pricing plan and your merchant has
+ * none yet. Nothing was recorded; ask the operator to set your plan, then send the request again.
+ */
+export class CommercialsMissingError extends PayrailError {}
+
+/**
  * An atomic batch was refused because at least one item failed (4018): nothing was recorded. `result` holds
  * every item's verdict.
  */
