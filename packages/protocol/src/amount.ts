@@ -19,6 +19,13 @@ export function parseRupees(input: unknown): bigint | null {
   return paise > 0n ? paise : null;
 }
 
+/** As parseRupees, but zero (`"0"`, `"0.00"`, `0`) is an amount too: a fee, a limit, a threshold. */
+export function parseRupeesOrZero(input: unknown): bigint | null {
+  const text = typeof input === 'number' && Number.isFinite(input) ? String(input) : input;
+  if (typeof text === 'string' && /^0+(\.0{1,2})?$/.test(text)) return 0n;
+  return parseRupees(input);
+}
+
 /** Formats paise as rupees with exactly two fraction digits, e.g. 10050n → "100.50". */
 export function formatPaise(paise: bigint): string {
   const sign = paise < 0n ? '-' : '';

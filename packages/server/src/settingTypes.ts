@@ -1,4 +1,4 @@
-import { parseRupees } from '@payrail/protocol';
+import { parseRupeesOrZero } from '@payrail/protocol';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from './configError.ts';
@@ -122,8 +122,7 @@ export function rupees(fallback: string): SettingType<bigint> {
     fallback,
     parse(variable, text) {
       const raw = text || fallback;
-      if (/^0+(\.0{1,2})?$/.test(raw)) return 0n;
-      const paise = parseRupees(raw);
+      const paise = parseRupeesOrZero(raw);
       if (paise === null) throw new ConfigError(variable, 'expected rupees like 100000.00');
       return paise;
     },

@@ -1,4 +1,4 @@
-import { formatPaise } from '@payrail/protocol';
+import { formatPaise, parseRupeesOrZero } from '@payrail/protocol';
 
 /**
  * Pricing plans (docs/operator/charging-merchants.md): what a merchant pays per transaction, by product. A plan is
@@ -44,16 +44,13 @@ const SLAB_FIELDS = new Set(['up_to', 'flat', 'bps', 'min', 'max']);
 const MAX_SLABS = 20;
 /** ₹1,00,00,00,000 (a hundred crore): far above any transaction, far below where paise × bps could overflow. */
 const MAX_PAISE = 100_000_000_000n;
-const RUPEES = /^[0-9]{1,12}(\.[0-9]{1,2})?$/;
 
 /** Rupees as decimal text (or a JSON number) with at most two fraction digits, zero allowed, to paise. */
 function paiseOf(value: unknown, field: string): bigint {
-  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-  if (typeof text !== 'string' || !RUPEES.test(text)) {
+  const paise = parseRupeesOrZero(value);
+  if (paise === null) {
     throw new InvalidPricing(field, 'must be rupees as decimal text with at most two fraction digits, e.g. "2.50"');
   }
-  const [whole = '0', fraction = ''] = text.split('.');
-  const paise = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'));
   if (paise > MAX_PAISE) throw new InvalidPricing(field, 'is too large');
   return paise;
 }
