@@ -73,15 +73,22 @@ export class LienService {
     });
   }
 
-  /** Releases `amount` (all that remains when absent). Needs no second operator: it only gives back. */
-  release(id: string, amount: bigint | undefined): Promise<LienOutcome> {
+  /**
+   * Releases `amount` (all that remains when absent), the reason and the operator kept on the lien. Needs no second
+   * operator: it only gives back.
+   */
+  release(actor: Actor, id: string, amount: bigint | undefined, reason: string): Promise<LienOutcome> {
     const at = dateOf(this.clock);
     return this.db.transaction(async (tx): Promise<LienOutcome> => {
       const lien = await this.lockActive(tx, id, at);
       if (!('id' in lien)) return lien;
       const take = amount ?? lien.remaining;
       if (take > lien.remaining) return { ok: false, reason: 'exceeds_lien' };
-      return { ok: true, lien: await LienRepository.release(tx, id, take, at), pending: false };
+      return {
+        ok: true,
+        lien: await LienRepository.release(tx, id, take, { reason, by: actor.name }, at),
+        pending: false,
+      };
     });
   }
 

@@ -92,7 +92,14 @@ describe.each(ENGINES)('liens on %s', (engine) => {
       reason: 'partly cleared',
     });
     expect(part.status, JSON.stringify(part.body)).toBe(200);
-    expect(part.body).toMatchObject({ state: 'active', remaining: '400.00', released: '200.00' });
+    expect(part.body).toMatchObject({
+      state: 'active',
+      remaining: '400.00',
+      released: '200.00',
+      release_reason: 'partly cleared',
+      released_by: 'operator:admin-token',
+    });
+    expect(lien).toMatchObject({ release_reason: null, released_by: null });
     expect(await balance(f)).toMatchObject({ available_balance: '600.00', on_lien: '400.00' });
     const tooMuch = await admin(t.url, 'POST', `/admin/v1/liens/${lien.lien_id as string}/release`, {
       amount: '400.01',
@@ -101,6 +108,9 @@ describe.each(ENGINES)('liens on %s', (engine) => {
     expect([tooMuch.status, (tooMuch.body.error as Row).code]).toEqual([400, 'invalid_request']);
     const all = await admin(t.url, 'POST', `/admin/v1/liens/${lien.lien_id as string}/release`, { reason: 'cleared' });
     expect(all.body).toMatchObject({ state: 'released', remaining: '0.00', released: '600.00' });
+    // The latest release's reason is kept on the lien (the audit log keeps each).
+    const read = await admin(t.url, 'GET', `/admin/v1/liens/${lien.lien_id as string}`);
+    expect(read.body).toMatchObject({ release_reason: 'cleared' });
     expect(await balance(f)).toMatchObject({ available_balance: '1000.00', on_lien: '0.00' });
     const again = await admin(t.url, 'POST', `/admin/v1/liens/${lien.lien_id as string}/release`, { reason: 'x' });
     expect([again.status, (again.body.error as Row).code]).toEqual([409, 'invalid_state']);

@@ -42,6 +42,8 @@ export const lienView = {
     'expires_at',
     'placed_by',
     'approved_by',
+    'release_reason',
+    'released_by',
     'pending_enforcement',
     'created_at',
     'updated_at',
@@ -58,6 +60,8 @@ export const lienView = {
     expires_at: nullableDateTime,
     placed_by: text,
     approved_by: nullableText,
+    release_reason: { ...nullableText, description: "The latest release's reason (null until a release)" },
+    released_by: { ...nullableText, description: 'Who made the latest release' },
     pending_enforcement: {
       type: ['object', 'null'],
       description: 'An enforcement waiting for a second operator',

@@ -18,6 +18,8 @@ export function lienView(l: Lien) {
     expires_at: l.expiresAt?.toISOString() ?? null,
     placed_by: l.placedBy,
     approved_by: l.approvedBy,
+    release_reason: l.releaseReason,
+    released_by: l.releasedBy,
     pending_enforcement:
       l.enforcePending === null
         ? null
@@ -151,14 +153,18 @@ export function adminLienRoutes(app: FastifyInstance, deps: { liens: LienService
       config: { ...adminRouteOptions.config, role: 'finance', audit: 'lien.release' },
       schema: {
         tags: ['admin'],
-        summary: 'Release a lien in part (`amount`) or in full (no amount); the reason goes to the audit log',
+        summary:
+          'Release a lien in part (`amount`) or in full (no amount); the reason is kept on the lien ' +
+          '(`release_reason`, the latest release) and in the audit log',
         ...R['POST /admin/v1/liens/:lien_id/release'],
         response: { ...R['POST /admin/v1/liens/:lien_id/release'].response, ...errors },
       },
     },
     async (request) => {
       const amount = amountOf(request.body.amount);
-      const lien = lienOf(await deps.liens.release(request.params.lien_id, amount));
+      const lien = lienOf(
+        await deps.liens.release(request.actor!, request.params.lien_id, amount, request.body.reason),
+      );
       request.auditNote = `released ${amount === undefined ? 'all' : formatPaise(amount)} of ${lien.id}: ${request.body.reason}`;
       return lienView(lien);
     },

@@ -21,6 +21,9 @@ export interface Lien {
   enforcePending: bigint | null;
   enforceRequestedBy: string | null;
   enforceReason: string | null;
+  /** The latest release's reason and who made it (migration 036); null until a release. */
+  releaseReason: string | null;
+  releasedBy: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -40,6 +43,8 @@ interface LienRow {
   enforce_pending: bigint | null;
   enforce_requested_by: string | null;
   enforce_reason: string | null;
+  release_reason: string | null;
+  released_by: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -61,6 +66,8 @@ const toLien = (r: LienRow, at: Date): Lien => {
     enforcePending: expired ? null : r.enforce_pending,
     enforceRequestedBy: expired ? null : r.enforce_requested_by,
     enforceReason: expired ? null : r.enforce_reason,
+    releaseReason: r.release_reason,
+    releasedBy: r.released_by,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -135,17 +142,23 @@ export const LienRepository = {
     return toLien(rows[0] as LienRow, at);
   },
 
-  /** Takes `amount` off what the lien holds; `released` when nothing remains. */
-  async release(q: Queryable, id: string, amount: bigint, at: Date): Promise<Lien> {
+  /** Takes `amount` off what the lien holds, saying why and who; `released` when nothing remains. */
+  async release(
+    q: Queryable,
+    id: string,
+    amount: bigint,
+    why: { reason: string; by: string },
+    at: Date,
+  ): Promise<Lien> {
     const { rows } = await q.query<LienRow>(
-      `UPDATE liens SET remaining = remaining - $2, released = released + $2,
+      `UPDATE liens SET remaining = remaining - $2, released = released + $2, release_reason = $4, released_by = $5,
               state = CASE WHEN remaining - $2 = 0 THEN 'released' ELSE state END,
               enforce_pending = CASE WHEN enforce_pending <= remaining - $2 THEN enforce_pending END,
               enforce_requested_by = CASE WHEN enforce_pending <= remaining - $2 THEN enforce_requested_by END,
               enforce_reason = CASE WHEN enforce_pending <= remaining - $2 THEN enforce_reason END,
               updated_at = $3
         WHERE id = $1 AND state = 'active' RETURNING *`,
-      [id, amount, at],
+      [id, amount, at, why.reason, why.by],
     );
     return toLien(rows[0] as LienRow, at);
   },
