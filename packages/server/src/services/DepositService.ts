@@ -191,6 +191,12 @@ export class DepositService {
     return { kind: 'excepted', exception: exception as ExceptionRecord };
   }
 
+  /** A page of a merchant wallet's deposits, newest first; null when there is no such merchant wallet. */
+  async pageByWallet(walletId: string, limit: number, before: string | undefined): Promise<Deposit[] | null> {
+    if (!(await DepositRepository.targetByWallet(this.db, walletId))) return null;
+    return DepositRepository.pageByWallet(this.db, walletId, limit, before);
+  }
+
   /** Replaces a merchant's allowed remitters (none: all allowed); false when there is no such merchant. */
   setAllowedRemitters(
     merchantId: string,

@@ -433,6 +433,7 @@ describe('every route answers what its protocol schema says', () => {
         wallet_id: m.wallet_id,
       }),
     );
+    ok(await call('GET', `/admin/v1/wallets/${m.wallet_id}/deposits?limit=1`));
 
     // ---- Console ------------------------------------------------------------------------------------------------
     ok(

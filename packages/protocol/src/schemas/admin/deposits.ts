@@ -1,4 +1,4 @@
-import { bool, dateTime, nullableText, rupeesText, text } from '../common.ts';
+import { bool, dateTime, nullableText, pageQueryProperties, pageSchema, rupeesText, text } from '../common.ts';
 import { amountInput } from './wallets.ts';
 
 /** Deposits: bank credits to a wallet's virtual account (docs/merchant/funding-a-wallet.md). */
@@ -50,6 +50,10 @@ export const depositView = {
     duplicate: { ...bool, description: 'This UTR was credited before: nothing changed' },
   },
 } as const;
+
+/** A wallet's deposits, newest first (GET /admin/v1/wallets/{wallet_id}/deposits). */
+export const depositPageQuery = { type: 'object', properties: pageQueryProperties } as const;
+export const depositPage = pageSchema(depositView);
 
 export const pspDepositAccepted = {
   type: 'object',

@@ -1,10 +1,17 @@
 import { ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
-import { depositWire, normalIfsc, parseDepositReport } from '../../domain/deposit.ts';
+import { depositWire, normalIfsc, parseDepositReport, type Deposit } from '../../domain/deposit.ts';
 import type { DepositService } from '../../services/DepositService.ts';
 import { AdminError } from '../AdminError.ts';
+import { readPage, textCursor } from '../pageCursor.ts';
 import { adminError, adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 import { exceptionView } from './adminExceptionRoutes.ts';
+
+/** A deposit's id (DP + ULID) as a cursor carries it. */
+const depositCursor = textCursor(
+  (key) => /^DP[0-9A-HJKMNP-TV-Z]{26}$/.test(key),
+  (d: Deposit) => d.id,
+);
 
 const remittersView = (merchantId: string, accounts: { accountNumber: string; ifsc: string }[]) => ({
   merchant_id: merchantId,
@@ -62,6 +69,30 @@ export function adminDepositRoutes(
     async (request) => {
       const { merchant_id } = request.params;
       return remittersView(merchant_id, await deps.deposits.allowedRemitters(merchant_id));
+    },
+  );
+
+  app.get<RouteRequest<'GET /admin/v1/wallets/:wallet_id/deposits'>>(
+    '/admin/v1/wallets/:wallet_id/deposits',
+    {
+      ...adminRouteOptions,
+      schema: {
+        tags: ['admin'],
+        summary: 'The deposits credited to a merchant wallet, newest first (paged: limit, cursor)',
+        ...R['GET /admin/v1/wallets/:wallet_id/deposits'],
+        response: { ...R['GET /admin/v1/wallets/:wallet_id/deposits'].response, ...adminErrorResponses },
+      },
+    },
+    async (request) => {
+      const { wallet_id } = request.params;
+      let found = true;
+      const page = await readPage(request.query, depositCursor, async (limit, before) => {
+        const rows = await deps.deposits.pageByWallet(wallet_id, limit, before);
+        found = rows !== null;
+        return rows ?? [];
+      });
+      if (!found) throw AdminError.notFound('wallet');
+      return { ...page, data: page.data.map(depositWire) };
     },
   );
 

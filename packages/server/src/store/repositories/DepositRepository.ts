@@ -60,6 +60,15 @@ export interface DepositTarget {
 
 /** Deposits (migration 032) and what decides where one goes: the wallet of a number, the allowed remitters. */
 export const DepositRepository = {
+  /** A page of the wallet's deposits, newest first, after the deposit `before` (by id: DP + ULID, time-ordered). */
+  async pageByWallet(q: Queryable, walletId: string, limit: number, before: string | undefined): Promise<Deposit[]> {
+    const { rows } = await q.query<Row>(
+      `SELECT * FROM deposits WHERE wallet_id = $1 AND ($2::text IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,
+      [walletId, before ?? null, limit],
+    );
+    return rows.map(toDeposit);
+  },
+
   /**
    * Credits the deposit, its fee and GST in one statement (deposit_credit, migration 032), or answers the deposit
    * already credited with this UTR (`created` false) and writes nothing.
