@@ -1,5 +1,5 @@
 import { COLLECTION_STATUSES, PAYOUT_STATUSES } from '../wire.ts';
-import { createdRangeQuery, pageQueryProperties, rupeesText, text } from './common.ts';
+import { createdRangeQuery, dateTime, nullableDateTime, pageQueryProperties, rupeesText, text } from './common.ts';
 import { batchListQuery } from './admin/batches.ts';
 import { DELIVERY_STATES } from './admin/deliveries.ts';
 import { statsView } from './admin/stats.ts';
@@ -89,6 +89,17 @@ export const merchantOverview = {
           wallet_id: text,
           balance: rupeesText,
           on_hold: rupeesText,
+          on_lien: { ...rupeesText, description: "What the operator's liens hold now" },
+          available_balance: { ...rupeesText, description: 'Balance minus liens: what can be spent' },
+          holds: {
+            type: 'array',
+            description: 'The liens holding money now, as "On hold by the operator": how much and why (never who)',
+            items: {
+              type: 'object',
+              required: ['amount', 'reason', 'expires_at', 'since'],
+              properties: { amount: rupeesText, reason: text, expires_at: nullableDateTime, since: dateTime },
+            },
+          },
           currency: { type: 'string', const: 'INR' },
           virtual_account: {
             type: 'object',

@@ -3,6 +3,7 @@ import type { Mode } from '../../config.ts';
 import type { AuditService } from '../../services/AuditService.ts';
 import type { BulkPayoutService } from '../../services/BulkPayoutService.ts';
 import type { CollectionReads } from '../../services/CollectionReads.ts';
+import type { LienService } from '../../services/LienService.ts';
 import type { DepositService } from '../../services/DepositService.ts';
 import type { InvoiceService } from '../../services/InvoiceService.ts';
 import type { ConsoleSessionService } from '../../services/ConsoleSessionService.ts';
@@ -39,6 +40,7 @@ interface Deps {
   stats: StatsService;
   invoices: InvoiceService;
   deposits: DepositService;
+  liens: LienService;
   config: { publicUrl?: string; mode?: Mode };
 }
 
