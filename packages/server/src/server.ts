@@ -59,6 +59,7 @@ import { CreditApprovalService } from './services/CreditApprovalService.ts';
 import { OperatorService } from './services/OperatorService.ts';
 import { StatsService } from './services/StatsService.ts';
 import { DepositService } from './services/DepositService.ts';
+import { BankFileDeposits } from './services/BankFileDeposits.ts';
 import { ExceptionService } from './services/ExceptionService.ts';
 import { InvoiceService } from './services/InvoiceService.ts';
 import { PlatformService } from './services/PlatformService.ts';
@@ -323,7 +324,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   });
 
   // Bank statements are imported over the admin API and from the bank-file inbox alike (docs/operator/reconciliation.md).
-  const reconciliation = new ReconciliationService(db, clock);
+  const reconciliation = new ReconciliationService(db, clock, config.virtualAccounts.prefix);
   // Reports that do not match what Payrail sent, and reconciliation's exceptions (docs/operator/exceptions.md).
   // Virtual accounts and deposits (docs/merchant/funding-a-wallet.md); finance assigns their exceptions to wallets.
   const deposits = new DepositService(db, {
@@ -404,6 +405,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
             bankFile.settings.scanMs,
             options.logger,
             clock,
+            new BankFileDeposits({ virtualAccounts: config.virtualAccounts, gstRateBp: config.gstRateBp, clock }),
           ),
           transport: bankFile.transport,
         }

@@ -22,7 +22,7 @@ export interface Deposit {
   remitterName: string | null;
   remitterAccount: string | null;
   remitterIfsc: string | null;
-  source: 'psp_notify' | 'sandbox' | 'exception';
+  source: 'psp_notify' | 'sandbox' | 'bank_file' | 'exception';
   exceptionId: string | null;
   creditedAt: Date;
   createdAt: Date;

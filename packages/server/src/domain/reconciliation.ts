@@ -22,7 +22,7 @@ export const RECON_RESULTS: readonly ReconResult[] = RECON_RESULT_NAMES;
 /** The results an operator looks into and closes: everything but matched. */
 export const isException = (result: ReconResult) => result !== 'matched';
 
-export type MatchedKind = 'payout' | 'return' | 'collection' | 'wallet_credit';
+export type MatchedKind = 'payout' | 'return' | 'collection' | 'wallet_credit' | 'deposit';
 
 // The statement's arithmetic
 
@@ -126,6 +126,8 @@ export interface ReconTransaction {
   utrs: string[];
   references: string[];
   isReturn: boolean;
+  /** The virtual account a credit names (domain/bankCredit.ts), when it names one: then it is a deposit's. */
+  virtualAccount?: string | null;
 }
 
 export interface KnownPayout {
@@ -152,12 +154,22 @@ export interface KnownCredit {
   reference: string;
 }
 
+/** A deposit credited to a wallet (migration 032), found by its UTR. */
+export interface KnownDeposit {
+  id: string;
+  walletId: string;
+  amount: bigint;
+  utr: string;
+}
+
 /** What Payrail knows of the references a statement gives (the service looks them up in one go). */
 export interface Known {
   payoutsById: Map<string, KnownPayout>;
   payoutsByUtr: Map<string, KnownPayout[]>;
   collectionsByUtr: Map<string, KnownCollection[]>;
   creditsByReference: Map<string, KnownCredit[]>;
+  /** Absent: no deposit is looked up (nothing matches one). */
+  depositsByUtr?: Map<string, KnownDeposit[]>;
 }
 
 export interface Match {
@@ -166,6 +178,7 @@ export interface Match {
   payoutId: string | null;
   collectionId: string | null;
   creditId: bigint | null;
+  depositId: string | null;
   walletId: string | null;
   /** Payrail's amount of the item found. */
   payrailAmount: bigint | null;
@@ -206,6 +219,7 @@ const none: Omit<Match, 'result' | 'note'> = {
   payoutId: null,
   collectionId: null,
   creditId: null,
+  depositId: null,
   walletId: null,
   payrailAmount: null,
 };
@@ -215,7 +229,8 @@ const none: Omit<Match, 'result' | 'note'> = {
  * second transaction naming it is unmatched (money moved twice). Rules:
  *   - a debit: the payout whose id is the EndToEndId, else whose UTR is one the bank gives;
  *   - a credit: with return information, the payout whose id is the EndToEndId (a return); else the SUCCESS
- *     collection with that UTR; else the wallet credit whose reference is one the bank gives;
+ *     collection with that UTR; else the deposit credited with that UTR; else the wallet credit whose reference is
+ *     one the bank gives; a credit naming a virtual account that no deposit credited is unmatched, saying so;
  *   - the same item with another amount is amount_mismatch; a payout that failed in Payrail but the bank paid is
  *     paid_but_refunded; a return of a payout Payrail has as SUCCESS is return_not_applied; a return of a payout
  *     still open is unmatched, naming it;
@@ -313,6 +328,22 @@ export class Matcher {
       }
       return this.compare(found, tx.amount, collection.amount, null);
     }
+    const deposits = tx.utrs.flatMap((utr) => this.known.depositsByUtr?.get(utr) ?? []);
+    const deposit = this.pick('deposit', deposits, tx.amount);
+    if (deposit) {
+      const found = {
+        ...none,
+        kind: 'deposit' as const,
+        depositId: deposit.id,
+        walletId: deposit.walletId,
+        payrailAmount: deposit.amount,
+      };
+      if (this.used.has(`deposit:${deposit.id}`)) {
+        return { ...found, result: 'unmatched', note: `deposit ${deposit.id} is already matched by another entry` };
+      }
+      this.used.add(`deposit:${deposit.id}`);
+      return this.compare(found, tx.amount, deposit.amount, null);
+    }
     const credits = creditCandidates(tx).flatMap((ref) => this.known.creditsByReference.get(ref) ?? []);
     const credit = this.pick('credit', credits, tx.amount, (c) => String(c.id));
     if (credit) {
@@ -332,6 +363,13 @@ export class Matcher {
       }
       this.used.add(`credit:${credit.id}`);
       return this.compare(found, tx.amount, credit.amount, null);
+    }
+    if (tx.virtualAccount) {
+      return {
+        ...none,
+        result: 'unmatched',
+        note: `a credit to virtual account ${tx.virtualAccount} that no deposit credited (UTR ${tx.utrs[0] ?? 'not given'})`,
+      };
     }
     return { ...none, result: 'unmatched', note: null };
   }

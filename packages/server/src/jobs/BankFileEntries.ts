@@ -370,7 +370,7 @@ export class FilePlan {
   }
 
   /** Makes the planned writes: round n is every payout's n-th write, each kind in one statement or a few. */
-  async execute(tx: Queryable, lifecycle: PayoutLifecycle): Promise<void> {
+  async execute(tx: Queryable, lifecycle: PayoutLifecycle, alsoWallets: readonly string[] = []): Promise<void> {
     // The rounds write wallets, allowances and batch rows payout by payout, round by round: all of them are
     // locked first, in the one order (services/LockOrder.ts), or a later round's refund would take its wallet
     // after an earlier round's failure took its allowances, the order in which an initiation deadlocks with it.
@@ -383,6 +383,8 @@ export class FilePlan {
         else if (step.kind === 'return') locks.move({ ...p.locked, status: 'SUCCESS' }, 'REFUNDED');
       }
     }
+    // The file's deposits credit wallets too (BankFileDeposits): locked in the same statement, in the one order.
+    for (const walletId of alsoWallets) locks.wallet(walletId);
     await locks.take(tx);
     for (let round = 0; round < rounds; round++) {
       const errors: { payoutId: string; error: string }[] = [];

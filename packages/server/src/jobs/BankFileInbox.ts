@@ -12,10 +12,13 @@ import {
 import type { BankNotifications } from '../services/BankNotifications.ts';
 import type { PayoutLifecycle } from '../services/PayoutLifecycle.ts';
 import { StatementUnbalanced, StatementUnreadable } from '../services/ReconciliationService.ts';
-import type { Database } from '../store/Database.ts';
+import type { Database, Queryable } from '../store/Database.ts';
+import type { BankStatement } from '../rails/bankfile/bankStatement.ts';
+import { creditsOfNotification, creditsOfStatements } from '../rails/bankfile/bankCredits.ts';
+import type { BankFileDeposits, FileDeposits } from '../services/BankFileDeposits.ts';
 import { BankFileRepository as Repo } from '../store/repositories/BankFileRepository.ts';
 import { BANKFILE_RAIL_ACTOR, type CutoffLog } from './BankFileCutoff.ts';
-import { FilePlan } from './BankFileEntries.ts';
+import { FilePlan, Tally } from './BankFileEntries.ts';
 import { recordExceptions } from '../services/exceptionRecords.ts';
 
 /** Who applies a bank file's entries, in the payouts' history. */
@@ -30,7 +33,12 @@ export type InboxResult =
 
 /** camt.053 and MT940 statements go to reconciliation (services/ReconciliationService.ts). */
 export interface StatementImporter {
-  importStatement(bytes: Buffer, format: 'camt.053' | 'mt940', actor: string): Promise<unknown>;
+  importStatement(
+    bytes: Buffer,
+    format: 'camt.053' | 'mt940',
+    actor: string,
+    before?: (tx: Queryable, statements: readonly BankStatement[]) => Promise<void>,
+  ): Promise<unknown>;
 }
 
 /** The message type an MT940 statement is recorded with (an inbox file is MT940 when it is text opening a :20:). */
@@ -163,6 +171,8 @@ export class BankFileInbox {
     private readonly log: CutoffLog,
     /** The composition root's clock (the lifecycle holds its own). */
     readonly clock: Clock,
+    /** Credits to virtual accounts in the files (docs/operator/bank-files.md, "Deposits"); null: none read. */
+    private readonly deposits: BankFileDeposits | null = null,
   ) {}
 
   start(): void {
@@ -271,10 +281,18 @@ export class BankFileInbox {
       if (await Repo.inboundKnown(tx, sha256)) return { kind: 'known' };
       // Every entry read against the payouts as the earlier ones leave them, then written set-based.
       const plan = await FilePlan.prepare(tx, parsed, BANKFILE_ACTOR, name);
-      await plan.execute(tx, this.lifecycle);
+      // A camt.054's credits to virtual accounts: their deposit rows beside the payouts (the lock order's first
+      // step), their wallets locked with the payouts' before the first write, their credits after the payouts'.
+      const deposits =
+        'camt054' in parsed && this.deposits
+          ? await this.deposits.prepare(tx, creditsOfNotification(parsed.camt054), name)
+          : null;
+      await plan.execute(tx, this.lifecycle, deposits?.wallets ?? []);
+      await deposits?.credit(tx);
       // What the file reported that did not match what Payrail sent: the exceptions queue, with the file.
       await recordExceptions(tx, plan.exceptions, this.clock());
       const tally = plan.tally;
+      if (deposits) countDeposits(tally, deposits);
       const reason = tally.reason();
       await Repo.recordInbound(tx, {
         sha256,
@@ -303,26 +321,44 @@ export class BankFileInbox {
     messageType: string,
   ): Promise<InboxResult> {
     if (!this.statements) return { kind: 'failed', messageType, reason: 'statements are not imported here' };
+    const credited: { deposits: FileDeposits | null } = { deposits: null };
     try {
       // Its own transaction; the same statement again changes nothing there either.
       const format = messageType === MT940_TYPE ? 'mt940' : 'camt.053';
-      await this.statements.importStatement(bytes, format, `bankfile:${name}`.slice(0, 200));
+      // The statements' credits to virtual accounts are deposits too, credited in the import's transaction before
+      // it matches them (so they reconcile as matched).
+      const deposits = this.deposits;
+      await this.statements.importStatement(
+        bytes,
+        format,
+        `bankfile:${name}`.slice(0, 200),
+        deposits
+          ? async (tx, statements) => {
+              const found = await deposits.prepare(tx, creditsOfStatements(statements), name);
+              await found.credit(tx);
+              credited.deposits = found;
+            }
+          : undefined,
+      );
     } catch (err) {
       if (err instanceof StatementUnreadable || err instanceof StatementUnbalanced) {
         return { kind: 'failed', messageType, reason: err.message };
       }
       throw err;
     }
+    const tally = new Tally();
+    if (credited.deposits) countDeposits(tally, credited.deposits);
+    const reason = tally.reason();
     await Repo.recordInbound(this.db, {
       sha256,
       name,
       messageType,
       state: 'applied',
-      reason: 'imported for reconciliation',
-      entries: 0,
-      refused: 0,
+      reason: reason ?? 'imported for reconciliation',
+      entries: tally.entries,
+      refused: tally.refused.length,
     });
-    return { kind: 'applied', messageType, entries: 0, refused: 0, reason: null };
+    return { kind: 'applied', messageType, entries: tally.entries, refused: tally.refused.length, reason };
   }
 
   async stop(): Promise<void> {
@@ -331,4 +367,10 @@ export class BankFileInbox {
     this.timer = null;
     await this.running;
   }
+}
+
+/** A file's deposits in its tally: each credited or already credited counts as applied, each excepted as refused. */
+function countDeposits(tally: Tally, deposits: FileDeposits): void {
+  tally.entries += deposits.credited + deposits.duplicates;
+  for (const why of deposits.refused) tally.refuse(why);
 }

@@ -8,8 +8,8 @@ import { ExceptionRepository, type ExceptionRecord } from '../store/repositories
 import { recordExceptions, reportedOf } from './exceptionRecords.ts';
 import { enqueueWebhook } from './WebhookOutbox.ts';
 
-/** Where a deposit report came from: the PSP's signed notification or the sandbox route. */
-export type DepositSource = 'psp_notify' | 'sandbox';
+/** Where a deposit report came from: the PSP's signed notification, the sandbox route, or a bank file's credit. */
+export type DepositSource = 'psp_notify' | 'sandbox' | 'bank_file';
 
 export type DepositOutcome =
   /** Credited now (`duplicate` false), or this UTR was credited before and nothing changed (`duplicate` true). */

@@ -41,6 +41,12 @@ export class LockPlan {
     return this;
   }
 
+  /** A wallet the transaction credits besides its payouts' (a bank file's deposits). */
+  wallet(walletId: string): this {
+    this.wallets.add(walletId);
+    return this;
+  }
+
   /**
    * Locks the planned rows, one statement per table (none for a table with nothing planned), each in the sort order
    * of the statements that lock the same rows elsewhere: `ORDER BY id` as payout_open_batch (migration 008) sorts

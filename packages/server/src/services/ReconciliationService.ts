@@ -11,6 +11,7 @@ import {
   type ReconTransaction,
 } from '../domain/reconciliation.ts';
 import { istDay, istDayEnd, istDayStart } from '../domain/istPeriod.ts';
+import { virtualAccountNamed } from '../domain/bankCredit.ts';
 import { StatementUnreadable, type BankStatement } from '../rails/bankfile/bankStatement.ts';
 import { readStatementFile, type StatementFileFormat } from '../rails/bankfile/statementFile.ts';
 import type { Database, Queryable } from '../store/Database.ts';
@@ -66,6 +67,7 @@ function exceptionOfItem(item: ReconItem, runId: string, account: string): NewEx
       kind: item.matchedKind ?? undefined,
       payout_id: item.payoutId ?? undefined,
       collection_id: item.collectionId ?? undefined,
+      deposit_id: item.depositId ?? undefined,
       wallet_id: item.walletId ?? undefined,
       amount: item.payrailAmount === null ? undefined : formatPaise(item.payrailAmount),
     }),
@@ -100,6 +102,8 @@ export class ReconciliationService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    /** PAYRAIL_VA_PREFIX: a credit naming one of its numbers is a deposit's (matched to it, or unmatched saying so). */
+    private readonly vaPrefix: string | null = null,
   ) {}
 
   /**
@@ -107,7 +111,16 @@ export class ReconciliationService {
    * cannot be read: HTTP 400) or StatementUnbalanced (its arithmetic does not add up: HTTP 422); either way
    * nothing is recorded. `actor` is who imports: an operator's name, or the bank-file inbox.
    */
-  async importStatement(bytes: Buffer, format: StatementFileFormat, actor: string): Promise<ImportedRun[]> {
+  async importStatement(
+    bytes: Buffer,
+    format: StatementFileFormat,
+    actor: string,
+    /**
+     * Run in the import's transaction before its statements are matched: the bank-file inbox credits the deposits
+     * the statements report there (BankFileDeposits), so that they are matched, and a refused file writes nothing.
+     */
+    before?: (tx: Queryable, statements: readonly BankStatement[]) => Promise<void>,
+  ): Promise<ImportedRun[]> {
     const statements = readStatementFile(bytes, format);
     const seen = new Set<string>();
     for (const s of statements) {
@@ -129,6 +142,7 @@ export class ReconciliationService {
     });
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const runs = await this.db.transaction(async (tx) => {
+      await before?.(tx, statements);
       const out: { runId: string; alreadyImported: boolean }[] = [];
       for (const { statement, arithmetic } of checked) {
         out.push(await this.record(tx, statement, arithmetic, sha256, actor));
@@ -195,6 +209,10 @@ export class ReconciliationService {
           utrs: t.utrs,
           references: t.references,
           isReturn: t.isReturn,
+          virtualAccount:
+            this.vaPrefix !== null && entry.direction === 'credit' && !t.isReturn
+              ? virtualAccountNamed(this.vaPrefix, t.parties?.creditorAccount ?? null, t.remittance)
+              : null,
         } satisfies ReconTransaction,
       })),
     );
@@ -224,6 +242,7 @@ export class ReconciliationService {
         matchedKind: m.kind,
         payoutId: m.payoutId,
         collectionId: m.collectionId,
+        depositId: m.depositId,
         ledgerEntryId: m.creditId,
         walletId: m.walletId,
         payrailAmount: m.payrailAmount,
@@ -298,11 +317,13 @@ export class ReconciliationService {
   /** Everything the statement's references may name, in four queries whatever its size. */
   private async lookUp(tx: Queryable, txs: ReconTransaction[]): Promise<Known> {
     const keys = lookupKeys(txs);
-    const [byId, byUtr, collections, credits] = [
+    const [byId, byUtr, collections, credits, deposits] = [
       await Repo.payoutsById(tx, keys.payoutIds),
       await Repo.payoutsByUtr(tx, keys.payoutUtrs),
       await Repo.collectionsByUtr(tx, keys.collectionUtrs),
       await Repo.creditsByReference(tx, keys.creditReferences),
+      // A credit's UTRs may name a deposit as well as a collection.
+      await Repo.depositsByUtr(tx, keys.collectionUtrs),
     ];
     const group = <T>(rows: T[], keyOf: (r: T) => string) => {
       const map = new Map<string, T[]>();
@@ -314,6 +335,7 @@ export class ReconciliationService {
       payoutsByUtr: group(byUtr, (p) => p.utr),
       collectionsByUtr: group(collections, (c) => c.utr),
       creditsByReference: group(credits, (c) => c.reference),
+      depositsByUtr: group(deposits, (d) => d.utr),
     };
   }
 

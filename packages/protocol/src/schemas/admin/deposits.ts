@@ -43,7 +43,7 @@ export const depositView = {
     remitter_name: nullableText,
     remitter_account: nullableText,
     remitter_ifsc: nullableText,
-    source: { type: 'string', enum: ['psp_notify', 'sandbox', 'exception'] },
+    source: { type: 'string', enum: ['psp_notify', 'sandbox', 'bank_file', 'exception'] },
     exception_id: { type: 'string', description: 'An exception assigned to the wallet by an operator' },
     credited_at: dateTime,
     created_at: dateTime,

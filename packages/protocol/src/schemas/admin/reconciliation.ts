@@ -83,6 +83,7 @@ export const reconItemView = {
     matched_kind: nullableText,
     payout_id: nullableText,
     collection_id: nullableText,
+    deposit_id: nullableText,
     wallet_id: nullableText,
     wallet_credit_id: nullableText,
     payrail_amount: { type: ['string', 'null'] },

@@ -38,6 +38,16 @@ export interface StatementTransaction {
   returnReason: string | null;
   /** Unstructured remittance information (camt RmtInf/Ustrd; MT940 :86:), for people. */
   remittance: string | null;
+  /**
+   * A camt credit's parties (RltdPties/CdtrAcct, Dbtr, DbtrAcct, RltdAgts/DbtrAgt's ClrSysMmbId), where a deposit to
+   * a virtual account is read from (rails/bankfile/bankCredits.ts); MT940 gives none.
+   */
+  parties?: {
+    creditorAccount: string | null;
+    remitterName: string | null;
+    remitterAccount: string | null;
+    remitterIfsc: string | null;
+  };
 }
 
 export interface StatementEntry {

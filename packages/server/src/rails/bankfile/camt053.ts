@@ -128,7 +128,19 @@ function transactionOf(
     isReturn: returned !== undefined,
     returnReason: returned === undefined ? null : (text(returned, 'Rsn', 'Cd') ?? text(returned, 'Rsn', 'Prtry')),
     remittance,
+    parties: {
+      creditorAccount: accountId(at(tx, 'RltdPties', 'CdtrAcct')),
+      // Version 08 names the debtor Dbtr/Pty/Nm, the older ones Dbtr/Nm.
+      remitterName: text(tx, 'RltdPties', 'Dbtr', 'Pty', 'Nm') ?? text(tx, 'RltdPties', 'Dbtr', 'Nm'),
+      remitterAccount: accountId(at(tx, 'RltdPties', 'DbtrAcct')),
+      remitterIfsc: text(tx, 'RltdAgts', 'DbtrAgt', 'FinInstnId', 'ClrSysMmbId', 'MmbId'),
+    },
   };
+}
+
+/** An account element's identifier: its IBAN, else its Othr/Id. */
+function accountId(account: unknown): string | null {
+  return text(account, 'Id', 'IBAN') ?? text(account, 'Id', 'Othr', 'Id');
 }
 
 function entryOf(ntry: unknown, index: number, where: string): StatementEntry {

@@ -27,6 +27,20 @@ export interface NotifiedTransaction {
   isReturn: boolean;
   returnReasonCode: string | null;
   returnAdditionalInfo: string | null;
+  /**
+   * A credit's parties, where a deposit to a virtual account is read from (rails/bankfile/bankCredits.ts): the
+   * creditor account (RltdPties/CdtrAcct), the remittance information (RmtInf/Ustrd, else the entry's AddtlNtryInf),
+   * the remitter's name, account and IFSC (Dbtr, DbtrAcct, DbtrAgt's ClrSysMmbId). Absent on a debit.
+   */
+  parties?: NotifiedParties;
+}
+
+export interface NotifiedParties {
+  creditorAccount: string | null;
+  remittance: string | null;
+  remitterName: string | null;
+  remitterAccount: string | null;
+  remitterIfsc: string | null;
 }
 
 export interface Notification {
@@ -46,12 +60,26 @@ interface Spec {
 }
 
 const TEXT: Spec = { text: true };
+/** An account's identifier: IBAN, or Othr/Id (an Indian account number, a virtual account). */
+const ACCOUNT: Spec = { children: { Id: { children: { IBAN: TEXT, Othr: { children: { Id: TEXT } } } } } };
 const TRANSACTION: Spec = {
   children: {
     Amt: TEXT,
     CdtDbtInd: TEXT,
     Refs: { children: { EndToEndId: TEXT, ClrSysRef: TEXT, AcctSvcrRef: TEXT } },
     RtrInf: { children: { Rsn: { children: { Cd: TEXT, Prtry: TEXT } }, AddtlInf: TEXT } },
+    // A credit's parties (version 08 names the debtor Dbtr/Pty/Nm; older banks' files Dbtr/Nm).
+    RltdPties: {
+      children: {
+        Dbtr: { children: { Nm: TEXT, Pty: { children: { Nm: TEXT } } } },
+        DbtrAcct: ACCOUNT,
+        CdtrAcct: ACCOUNT,
+      },
+    },
+    RltdAgts: {
+      children: { DbtrAgt: { children: { FinInstnId: { children: { ClrSysMmbId: { children: { MmbId: TEXT } } } } } } },
+    },
+    RmtInf: { children: { Ustrd: TEXT } },
   },
 };
 const ENTRY: Spec = {
@@ -61,6 +89,7 @@ const ENTRY: Spec = {
     CdtDbtInd: TEXT,
     Sts: { text: true, children: { Cd: TEXT } },
     AcctSvcrRef: TEXT,
+    AddtlNtryInf: TEXT,
     NtryDtls: { children: { TxDtls: TRANSACTION } },
   },
 };
@@ -322,6 +351,7 @@ export class Camt054Reader {
         isReturn: false,
         returnReasonCode: null,
         returnAdditionalInfo: null,
+        ...(direction === 'CRDT' ? { parties: partiesOf(undefined, value(first(entry, 'AddtlNtryInf'))) } : {}),
       });
       return;
     }
@@ -340,8 +370,9 @@ export class Camt054Reader {
         ?.map(value)
         .filter((v) => v !== null)
         .join(' ');
+      const finalDirection = txDirection === 'CRDT' || txDirection === 'DBIT' ? txDirection : direction;
       this.transactions.push({
-        direction: txDirection === 'CRDT' || txDirection === 'DBIT' ? txDirection : direction,
+        direction: finalDirection,
         entryStatus,
         amount: txAmount ?? amount,
         currency: common(ownAmount?.ccy ?? currency),
@@ -353,9 +384,35 @@ export class Camt054Reader {
           ? (value(first(returned, 'Rsn', 'Cd')) ?? value(first(returned, 'Rsn', 'Prtry')))
           : null,
         returnAdditionalInfo: additional ? own(additional) : null,
+        ...(finalDirection === 'CRDT' && returned === undefined
+          ? { parties: partiesOf(tx, value(first(entry, 'AddtlNtryInf'))) }
+          : {}),
       });
     }
   }
+}
+
+/** An account element's identifier: its IBAN, else its Othr/Id. */
+function accountId(account: Element | undefined): string | null {
+  return value(first(account, 'Id', 'IBAN')) ?? value(first(account, 'Id', 'Othr', 'Id'));
+}
+
+/** A credit's parties as its TxDtls gives them (none for an entry without details: only its AddtlNtryInf). */
+function partiesOf(tx: Element | undefined, entryInfo: string | null): NotifiedParties {
+  const parties = first(tx, 'RltdPties');
+  const ustrd = tx?.children
+    ?.get('RmtInf')
+    ?.flatMap((r) => r.children?.get('Ustrd') ?? [])
+    .map(value)
+    .filter((v) => v !== null)
+    .join(' ');
+  return {
+    creditorAccount: accountId(first(parties, 'CdtrAcct')),
+    remittance: ustrd ? own(ustrd) : entryInfo,
+    remitterName: value(first(parties, 'Dbtr', 'Pty', 'Nm')) ?? value(first(parties, 'Dbtr', 'Nm')),
+    remitterAccount: accountId(first(parties, 'DbtrAcct')),
+    remitterIfsc: value(first(tx, 'RltdAgts', 'DbtrAgt', 'FinInstnId', 'ClrSysMmbId', 'MmbId')),
+  };
 }
 
 /** What an element's attributes say (see Element): `node` when it has one other than a namespace declaration. */

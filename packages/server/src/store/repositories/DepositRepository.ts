@@ -58,6 +58,9 @@ export interface DepositTarget {
   allowed: { accountNumber: string; ifsc: string }[];
 }
 
+/** A deposit's wallet with where its merchant's webhooks go (a file's deposits, read in one query). */
+export type FileDepositTarget = DepositTarget & { webhookUrl: string | null; scheme: 'v1' | 'v2' };
+
 /** Deposits (migration 032) and what decides where one goes: the wallet of a number, the allowed remitters. */
 export const DepositRepository = {
   /** A page of the wallet's deposits, newest first, after the deposit `before` (by id: DP + ULID, time-ordered). */
@@ -94,6 +97,97 @@ export const DepositRepository = {
     const row = rows[0] as { out_deposit: string; out_created: boolean };
     const deposit = await DepositRepository.findById(q, row.out_deposit);
     return { deposit: deposit as Deposit, created: row.out_created };
+  },
+
+  /**
+   * Records many deposits (deposit_insert_many, migration 035), priced, without their ledger entries yet: each
+   * element's deposit in order, `created` false when its UTR was credited before (or earlier in `deposits`). The
+   * caller then locks the wallets and writes the entries (creditMany), keeping the lock order.
+   */
+  async insertMany(
+    q: Queryable,
+    deposits: readonly NewDeposit[],
+    source: 'bank_file',
+    gstBp: number,
+  ): Promise<{ depositId: string; walletId: string; created: boolean }[]> {
+    if (deposits.length === 0) return [];
+    const col = <T>(f: (d: NewDeposit) => T) => deposits.map(f);
+    const { rows } = await q.query<{ out_ord: number; out_deposit: string; out_wallet: string; out_created: boolean }>(
+      `SELECT out_ord, out_deposit, out_wallet, out_created
+         FROM deposit_insert_many($1::text[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::text[],
+           $8::text[], $9::timestamptz[], $10, $11)`,
+      [
+        col((d) => d.id),
+        col((d) => d.walletId),
+        col((d) => d.amount.toString()),
+        col((d) => d.utr),
+        col((d) => d.virtualAccount),
+        col((d) => d.remitterName),
+        col((d) => d.remitterAccount),
+        col((d) => d.remitterIfsc),
+        col((d) => d.creditedAt.toISOString()),
+        source,
+        gstBp,
+      ],
+    );
+    return rows.map((r) => ({ depositId: r.out_deposit, walletId: r.out_wallet, created: r.out_created }));
+  },
+
+  /** The ledger entries (credit, fee, GST) of deposits recorded by insertMany; the caller holds their wallets. */
+  async creditMany(q: Queryable, depositIds: readonly string[]): Promise<void> {
+    if (depositIds.length === 0) return;
+    await q.query('SELECT deposit_ledger_many($1::text[])', [depositIds]);
+  },
+
+  /** The deposits of `ids` (a file's new ones, for their webhooks). */
+  async findMany(q: Queryable, ids: readonly string[]): Promise<Deposit[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await q.query<Row>('SELECT * FROM deposits WHERE id = ANY($1::text[]) ORDER BY id', [ids]);
+    return rows.map(toDeposit);
+  },
+
+  /** The deposits already credited with any of `utrs`. */
+  async findByUtrs(q: Queryable, utrs: readonly string[]): Promise<Deposit[]> {
+    if (utrs.length === 0) return [];
+    const { rows } = await q.query<Row>('SELECT * FROM deposits WHERE utr = ANY($1::text[])', [utrs]);
+    return rows.map(toDeposit);
+  },
+
+  /**
+   * The merchant wallets numbered `seqs` (migration 032's va_seq), each with its merchant's allowed remitters and
+   * where its merchant's webhooks go: what a file's deposits need, in one query whatever their number.
+   */
+  async targetsBySeq(q: Queryable, seqs: readonly bigint[]): Promise<Map<string, FileDepositTarget>> {
+    const out = new Map<string, FileDepositTarget>();
+    if (seqs.length === 0) return out;
+    const { rows } = await q.query<{
+      va_seq: bigint;
+      id: string;
+      merchant_id: string;
+      accounts: string[][] | null;
+      collection_callback_url: string | null;
+      default_scheme: 'v1' | 'v2';
+    }>(
+      `SELECT w.va_seq, w.id, w.merchant_id, m.collection_callback_url, m.default_scheme,
+              (SELECT array_agg(ARRAY[r.account_number, r.ifsc] ORDER BY r.account_number, r.ifsc)
+                 FROM allowed_remitters r WHERE r.merchant_id = w.merchant_id) AS accounts
+         FROM wallets w JOIN merchants m ON m.id = w.merchant_id
+        WHERE w.va_seq = ANY($1::int8[])`,
+      [seqs.map(String)],
+    );
+    for (const r of rows) {
+      out.set(String(r.va_seq), {
+        walletId: r.id,
+        merchantId: r.merchant_id,
+        allowed: (r.accounts ?? []).map(([accountNumber, ifsc]) => ({
+          accountNumber: accountNumber as string,
+          ifsc: ifsc as string,
+        })),
+        webhookUrl: r.collection_callback_url,
+        scheme: r.default_scheme,
+      });
+    }
+    return out;
   },
 
   async findById(q: Queryable, id: string): Promise<Deposit | null> {

@@ -1,6 +1,7 @@
 import type {
   KnownCollection,
   KnownCredit,
+  KnownDeposit,
   KnownPayout,
   MatchedKind,
   ReconResult,
@@ -65,6 +66,8 @@ export interface NewReconItem {
   matchedKind: MatchedKind | null;
   payoutId: string | null;
   collectionId: string | null;
+  /** The deposit a credit matched (migration 035). */
+  depositId?: string | null;
   ledgerEntryId: bigint | null;
   walletId: string | null;
   payrailAmount: bigint | null;
@@ -194,6 +197,7 @@ interface ItemRow {
   matched_kind: MatchedKind | null;
   payout_id: string | null;
   collection_id: string | null;
+  deposit_id: string | null;
   ledger_entry_id: bigint | null;
   wallet_id: string | null;
   payrail_amount: bigint | null;
@@ -206,7 +210,7 @@ interface ItemRow {
 const ITEM_COLUMNS = `id, run_id, result, entry_index, tx_index, direction, amount, currency,
   booking_date::text AS booking_date, value_date::text AS value_date, forward_value, end_to_end_id, utr,
   bank_reference, return_reason, remittance, matched_kind, payout_id, collection_id, ledger_entry_id, wallet_id,
-  payrail_amount, note, closed_by, closed_reason, closed_at`;
+  payrail_amount, note, closed_by, closed_reason, closed_at, deposit_id`;
 
 const toItem = (r: ItemRow): ReconItem => ({
   id: r.id,
@@ -228,6 +232,7 @@ const toItem = (r: ItemRow): ReconItem => ({
   matchedKind: r.matched_kind,
   payoutId: r.payout_id,
   collectionId: r.collection_id,
+  depositId: r.deposit_id,
   ledgerEntryId: r.ledger_entry_id,
   walletId: r.wallet_id,
   payrailAmount: r.payrail_amount,
@@ -337,10 +342,10 @@ export const ReconciliationRepository = {
       await q.query(
         `INSERT INTO reconciliation_items (run_id, result, entry_index, tx_index, direction, amount, currency,
            booking_date, value_date, forward_value, end_to_end_id, utr, bank_reference, return_reason, remittance,
-           matched_kind, payout_id, collection_id, ledger_entry_id, wallet_id, payrail_amount, note)
+           matched_kind, payout_id, collection_id, ledger_entry_id, wallet_id, payrail_amount, note, deposit_id)
          SELECT $1, * FROM unnest($2::text[], $3::int4[], $4::int4[], $5::text[], $6::int8[], $7::text[], $8::date[],
            $9::date[], $10::bool[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
-           $17::text[], $18::text[], $19::int8[], $20::text[], $21::int8[], $22::text[])`,
+           $17::text[], $18::text[], $19::int8[], $20::text[], $21::int8[], $22::text[], $23::text[])`,
         [
           runId,
           col((i) => i.result),
@@ -364,6 +369,7 @@ export const ReconciliationRepository = {
           col((i) => i.walletId),
           col((i) => text(i.payrailAmount)),
           col((i) => i.note),
+          col((i) => i.depositId ?? null),
         ],
       );
     }
@@ -443,6 +449,16 @@ export const ReconciliationRepository = {
       [utrs],
     );
     return rows;
+  },
+
+  /** Deposits credited with any of `utrs` (a statement's credits). */
+  async depositsByUtr(q: Queryable, utrs: string[]): Promise<KnownDeposit[]> {
+    if (utrs.length === 0) return [];
+    const { rows } = await q.query<{ id: string; wallet_id: string; amount: bigint; utr: string }>(
+      'SELECT id, wallet_id, amount, utr FROM deposits WHERE utr = ANY($1::text[]) ORDER BY id',
+      [utrs],
+    );
+    return rows.map((r) => ({ id: r.id, walletId: r.wallet_id, amount: BigInt(r.amount), utr: r.utr }));
   },
 
   async creditsByReference(q: Queryable, references: string[]): Promise<KnownCredit[]> {
