@@ -41,8 +41,12 @@ function compared(reported, held) {
   });
 }
 
+/** The actions that need a wallet to credit (the deposit's money goes there). */
+const NEEDS_WALLET = new Set(['assign_to_wallet']);
+
 function ResolveForm({ exception: e, onResolved }) {
   const actions = e.allowed_actions || [];
+  const [chosen, setChosen] = useState(actions.length === 1 ? actions[0] : '');
   if (actions.length === 0) return html`<p class="muted">No action is available for this exception.</p>`;
   return html`<${ActionForm}
     label="Resolve the exception"
@@ -52,11 +56,24 @@ function ResolveForm({ exception: e, onResolved }) {
       const reason = String(form.get('reason') || '').trim();
       if (!action) throw new ApiError(400, 'invalid_request', 'Choose an action');
       if (!reason) throw new ApiError(400, 'invalid_request', 'Say why the exception is resolved this way');
-      onResolved(await api('POST', `/admin/v1/exceptions/${enc(e.exception_id)}/resolve`, { action, reason }));
+      const body = { action, reason };
+      if (NEEDS_WALLET.has(action)) {
+        const walletId = String(form.get('wallet_id') || '').trim();
+        if (!walletId) throw new ApiError(400, 'invalid_request', 'Name the wallet to credit (wallet_id)');
+        body.wallet_id = walletId;
+      }
+      onResolved(await api('POST', `/admin/v1/exceptions/${enc(e.exception_id)}/resolve`, body));
     }}
   >
     <${Field} id="x-action" label="Action">
-      <select id="x-action" name="action" required aria-describedby="x-action-help">
+      <select
+        id="x-action"
+        name="action"
+        required
+        aria-describedby="x-action-help"
+        value=${chosen}
+        onChange=${(ev) => setChosen(ev.currentTarget.value)}
+      >
         ${actions.length > 1 ? html`<option value="">Choose an action</option>` : ''}
         ${actions.map((a) => html`<option value=${a}>${a}</option>`)}
       </select>
@@ -64,6 +81,12 @@ function ResolveForm({ exception: e, onResolved }) {
     <ul id="x-action-help" class="muted action-help">
       ${actions.map((a) => html`<li><strong>${a}</strong>: ${ACTION_TEXT[a] || ''}</li>`)}
     </ul>
+    ${
+      NEEDS_WALLET.has(chosen) &&
+      html`<${Field} id="x-wallet" label="Wallet to credit (wallet id)">
+        <input id="x-wallet" name="wallet_id" required maxlength="64" defaultValue=${e.wallet_id || ''} />
+      </${Field}>`
+    }
     <${Field} id="x-reason" label="Reason (kept with the resolution and in the audit log)">
       <textarea id="x-reason" name="reason" required maxlength="1000" rows="3"></textarea>
     </${Field}>

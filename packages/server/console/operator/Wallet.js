@@ -1,4 +1,5 @@
-// One wallet for the operator: balance and money on hold, a credit (finance), and the statement with CSV export.
+// One wallet for the operator: balance, money on hold and on lien, what can be spent, a credit (finance), its liens
+// (WalletLiens), its virtual account and deposits (WalletDeposits), and the statement with CSV export.
 import {
   ActionForm,
   api,
@@ -15,6 +16,8 @@ import {
 import { StatementRange } from '../shared/StatementRange.js';
 import { can } from './can.js';
 import { idLink } from './idLink.js';
+import { WalletDeposits } from './WalletDeposits.js';
+import { WalletLiens } from './WalletLiens.js';
 
 const enc = encodeURIComponent;
 
@@ -40,6 +43,11 @@ export function Wallet({ session, params: [id] }) {
         <div class="card">
           <div class="metric-label">On hold (open payouts)</div>
           <div class="metric">${rupees(w.on_hold)}</div>
+        </div>
+        <div class="card">
+          <div class="metric-label">Available (balance − liens)</div>
+          <div class="metric" data-testid="wallet-available">${rupees(w.available_balance)}</div>
+          <div class="muted">${rupees(w.on_lien)} on lien</div>
         </div>
         <div class="card">
           <div class="metric-label">Merchant</div>
@@ -82,6 +90,19 @@ export function Wallet({ session, params: [id] }) {
         </div>
       </${ActionForm}>
     </section>`
+    }
+    ${
+      w &&
+      w.merchant_id &&
+      html`<${WalletLiens}
+          session=${session}
+          walletId=${id}
+          onChanged=${() => {
+            wallet.reload();
+            statement.reload();
+          }}
+        />
+        <${WalletDeposits} walletId=${id} virtualAccount=${w.virtual_account} />`
     }
     <h2>Statement</h2>
     <${StatementRange}
