@@ -305,3 +305,103 @@ export async function simulateOnce(dir: string, options: SimulatorOptions = {}):
   }
   return answered;
 }
+
+/** A credit to a virtual account, as `payrail bank simulate deposit` makes the bank report it. */
+export interface SimulatedDeposit {
+  virtualAccount: string;
+  /** Rupees as text: "1500" or "1500.50". */
+  amount: string;
+  /** The bank's reference (ClrSysRef); generated when not given. */
+  utr?: string;
+  remitterName?: string;
+  remitterAccount?: string;
+  remitterIfsc?: string;
+  now?: () => Date;
+}
+
+/** What is wrong with a deposit to simulate, or null. Checked before anything is written. */
+export function depositProblem(d: SimulatedDeposit): string | null {
+  if (!/^[0-9]{1,40}$/.test(d.virtualAccount)) return '--virtual-account must be the account number (digits)';
+  if (!/^[0-9]{1,13}(?:\.[0-9]{1,2})?$/.test(d.amount) || toPaise(d.amount) === 0n) {
+    return '--amount must be rupees above zero with at most two decimals, like 1500 or 1500.50';
+  }
+  if (d.utr !== undefined && !/^[0-9A-Za-z]{1,35}$/.test(d.utr)) return '--utr must be 1 to 35 letters or digits';
+  if (d.remitterAccount !== undefined && !/^[0-9A-Za-z]{1,34}$/.test(d.remitterAccount)) {
+    return '--remitter-account must be 1 to 34 letters or digits';
+  }
+  if (d.remitterIfsc !== undefined && !/^[A-Za-z]{4}0[A-Za-z0-9]{6}$/.test(d.remitterIfsc)) {
+    return '--remitter-ifsc must be an IFSC like HDFC0001234';
+  }
+  if (d.remitterName !== undefined && (d.remitterName.trim() === '' || d.remitterName.length > 140)) {
+    return '--remitter-name must be 1 to 140 characters';
+  }
+  return null;
+}
+
+/**
+ * The camt.054 a collection bank sends for a credit to a virtual account: one booked CRDT entry, the virtual account
+ * as the creditor account (RltdPties/CdtrAcct), the UTR as ClrSysRef, the remitter as Dbtr, DbtrAcct and DbtrAgt.
+ */
+export function writeDepositCamt054(d: SimulatedDeposit & { utr: string }, now: Date): string {
+  const amount = formatPaise(toPaise(d.amount));
+  const debtor =
+    (d.remitterName ? `<Dbtr><Pty><Nm>${esc(d.remitterName)}</Nm></Pty></Dbtr>` : '') +
+    (d.remitterAccount ? `<DbtrAcct><Id><Othr><Id>${esc(d.remitterAccount)}</Id></Othr></Id></DbtrAcct>` : '');
+  const agent = d.remitterIfsc
+    ? `
+            <RltdAgts><DbtrAgt><FinInstnId><ClrSysMmbId><MmbId>${esc(d.remitterIfsc.toUpperCase())}</MmbId></ClrSysMmbId></FinInstnId></DbtrAgt></RltdAgts>`
+    : '';
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.08">
+  <BkToCstmrDbtCdtNtfctn>
+    <GrpHdr>
+      <MsgId>SIMD-${esc(d.utr)}</MsgId>
+      <CreDtTm>${istDateTime(now)}</CreDtTm>
+    </GrpHdr>
+    <Ntfctn>
+      <Id>SIMD-${esc(d.utr)}</Id>
+      <CreDtTm>${istDateTime(now)}</CreDtTm>
+      <Acct><Id><Othr><Id>SIMULATED-COLLECTIONS</Id></Othr></Id></Acct>
+      <Ntry>
+        <Amt Ccy="INR">${amount}</Amt>
+        <CdtDbtInd>CRDT</CdtDbtInd>
+        <Sts><Cd>BOOK</Cd></Sts>
+        <BookgDt><Dt>${istDay(now)}</Dt></BookgDt>
+        <ValDt><Dt>${istDay(now)}</Dt></ValDt>
+        <AcctSvcrRef>SIM${esc(d.utr)}</AcctSvcrRef>
+        <BkTxCd><Prtry><Cd>NEFT-CR</Cd></Prtry></BkTxCd>
+        <NtryDtls>
+          <TxDtls>
+            <Refs>
+              <EndToEndId>NOTPROVIDED</EndToEndId>
+              <ClrSysRef>${esc(d.utr)}</ClrSysRef>
+            </Refs>
+            <Amt Ccy="INR">${amount}</Amt>
+            <CdtDbtInd>CRDT</CdtDbtInd>
+            <RltdPties>${debtor}<CdtrAcct><Id><Othr><Id>${esc(d.virtualAccount)}</Id></Othr></Id></CdtrAcct></RltdPties>${agent}
+            <RmtInf><Ustrd>Transfer to ${esc(d.virtualAccount)}</Ustrd></RmtInf>
+          </TxDtls>
+        </NtryDtls>
+      </Ntry>
+    </Ntfctn>
+  </BkToCstmrDbtCdtNtfctn>
+</Document>
+`;
+}
+
+/**
+ * Writes a camt.054 crediting `d.virtualAccount` into DIR/inbox/, as the collection bank would: the bank-file inbox
+ * then credits the deposit (or opens its exception), the whole file path tried. Throws with what is wrong with `d`.
+ */
+export async function simulateDeposit(
+  dir: string,
+  d: SimulatedDeposit,
+): Promise<{ file: string; utr: string; amount: string; virtualAccount: string }> {
+  const problem = depositProblem(d);
+  if (problem) throw new Error(problem);
+  await mkdir(join(dir, 'inbox'), { recursive: true });
+  const utr = d.utr ?? `SIM${newUtr()}`;
+  const file = `CAMT054-DEP-${utr}.xml`;
+  await writeAtomic(join(dir, 'inbox'), file, writeDepositCamt054({ ...d, utr }, (d.now ?? nowDate)()));
+  return { file, utr, amount: formatPaise(toPaise(d.amount)), virtualAccount: d.virtualAccount };
+}
