@@ -91,6 +91,28 @@ export const CollectionCodes = {
   ),
 } as const;
 
+/**
+ * Settlements of collections to the merchant's bank account (docs/merchant/settlements.md): payout-style envelopes,
+ * codes per operation as the provider's interface has them (4016 here is the provider's "No active settlement
+ * account found"; on payout initiation 4016 keeps its meaning there).
+ */
+export const SettlementCodes = {
+  initiated: def(2000, 200, 'Settlement initiated successfully'),
+  fetched: def(2000, 200, 'Settlement fetched successfully'),
+  historyFetched: def(2000, 200, 'Settlements fetched successfully'),
+  unauthorized: def(4001, 401, 'Invalid or expired token'),
+  nothingToSettle: def(4002, 422, 'Nothing to settle: no settleable collections within the available balance'),
+  invalidAmount: def(4004, 400, 'Invalid amount format'),
+  undecryptable: def(4014, 400, 'Payload could not be decrypted'),
+  noSettlementAccount: def(4016, 422, 'No active settlement account found'),
+  invalidField: def(4017, 400, 'Invalid field'),
+  settlementIdMissing: def(4101, 400, 'settlement_id is required'),
+  notFound: def(4103, 404, 'Settlement not found'),
+  otherMerchant: def(4107, 403, 'Settlement does not belong to this merchant'),
+  walletIdMissing: def(4201, 400, 'wallet_id is required'),
+  walletNotFound: def(4202, 404, 'Wallet not found'),
+} as const;
+
 /** A CodeDef with a more specific message (for example one that names the offending field). */
 export function withMessage(base: CodeDef, message: string): CodeDef {
   return { code: base.code, http: base.http, message };

@@ -6,6 +6,7 @@ export const ID_PREFIX = {
   collection: 'CT',
   event: 'EV',
   verification: 'BV',
+  settlement: 'ST',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;
@@ -19,6 +20,7 @@ export const ID_PATTERN: Record<IdKind, RegExp> = {
   collection: new RegExp(`^CT${ULID_BODY}$`),
   event: new RegExp(`^EV${ULID_BODY}$`),
   verification: new RegExp(`^BV${ULID_BODY}$`),
+  settlement: new RegExp(`^ST${ULID_BODY}$`),
 };
 
 export function isId(kind: IdKind, value: unknown): value is string {

@@ -68,6 +68,16 @@ export const OPERATOR_CODES = {
     http: 422,
     meaning: 'a lien placed, approved or enforced beyond what the wallet can spend (balance minus its active liens)',
   },
+  no_settlement_account: {
+    http: 422,
+    meaning:
+      'a settlement for a merchant without an active settlement account (none, or a changed one in its 24 hours)',
+  },
+  nothing_to_settle: {
+    http: 422,
+    meaning: 'a settlement with nothing settleable within the available balance (or less than the amount asked)',
+  },
+  verification_failed: { http: 422, meaning: 'a settlement account that beneficiary verification refused' },
   statement_unbalanced: { http: 422, meaning: 'a bank statement whose balances do not add up' },
   amount_mismatch: { http: 422, meaning: 'a collection notification with another amount (never credited)' },
   rate_limited: {

@@ -82,3 +82,12 @@ export type BeneficiaryVerifyRequestWire = Of<'BeneficiaryVerifyRequest'>;
 
 /** Decrypted `data` of POST /payout/v1/beneficiary/verify. */
 export type BeneficiaryVerificationWire = Of<'BeneficiaryVerification'>;
+
+/** Plaintext of `payload` of POST /settlement/v1/initiate (docs/merchant/settlements.md). */
+export type SettlementInitiateRequestWire = With<Of<'SettlementInitiateRequest'>, { amount?: string | number }>;
+
+/** Decrypted `data` of the settlement routes and of the settlement.* webhooks (these without `collections`). */
+export type SettlementWire = Of<'Settlement'>;
+
+/** Decrypted `data` of GET /settlement/v1/history (the schema's `$ref`, which FromSchema does not follow). */
+export type SettlementHistoryWire = { settlements: SettlementWire[] };

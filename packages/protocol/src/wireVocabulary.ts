@@ -27,6 +27,12 @@ export const WEBHOOK_EVENT_TYPES = [
   'collection.failed',
   'payout.batch.completed',
   'deposit.credited',
+  'settlement.initiated',
+  'settlement.processing',
+  'settlement.pending',
+  'settlement.success',
+  'settlement.failed',
+  'settlement.refunded',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -11,6 +11,7 @@ import {
   duration,
   durations,
   flag,
+  istDays,
   key32,
   liveSecret,
   oneOf,
@@ -192,6 +193,18 @@ export const SETTINGS = table([
     'operator credits above this (rupees in 24 h) wait for a second operator',
   ),
   one('gstRateBp', 'PAYRAIL_GST_RATE', percentBp('18'), 'GST charged on every fee, in percent'),
+  one(
+    'bankHolidays',
+    'PAYRAIL_BANK_HOLIDAYS',
+    istDays(),
+    'IST dates (comma-separated, e.g. 2026-12-25) without a daily settlement run, besides Sundays',
+  ),
+  one(
+    'settlementScanMs',
+    'PAYRAIL_SETTLEMENT_SCAN_MS',
+    wholeNumber(5000, 100),
+    'how often each instance looks for due settlements (daily runs, instant settlements)',
+  ),
   one(
     'requirePricing',
     'PAYRAIL_REQUIRE_PRICING',

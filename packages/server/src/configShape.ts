@@ -55,6 +55,10 @@ export interface Config {
   creditApprovalAbove: bigint;
   /** GST on fees in hundredths of a percent (PAYRAIL_GST_RATE, default 18 → 1800). */
   gstRateBp: number;
+  /** IST days without a daily settlement run besides Sundays (PAYRAIL_BANK_HOLIDAYS). */
+  bankHolidays: string[];
+  /** How often the settlement scheduler looks for due settlements (PAYRAIL_SETTLEMENT_SCAN_MS, default 5000). */
+  settlementScanMs: number;
   /** A merchant without a pricing plan is refused payouts and collections with 4015 (PAYRAIL_REQUIRE_PRICING). */
   requirePricing: boolean;
   /** Virtual accounts (PAYRAIL_VA_PREFIX, PAYRAIL_VA_IFSC): the IFSC null in live mode until it is set. */

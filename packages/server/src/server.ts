@@ -77,6 +77,8 @@ import { createRedis } from './store/redisClient.ts';
 import { ConfigError } from './config.ts';
 import { prepareSecretsAtRest } from './services/SecretsAtRest.ts';
 import { PgliteVacuum } from './store/PgliteVacuum.ts';
+import { SettlementService } from './services/SettlementService.ts';
+import { SettlementScheduler } from './jobs/SettlementScheduler.ts';
 import { MerchantRepository } from './store/repositories/MerchantRepository.ts';
 import { SecretBox, SecretUnreadable } from './store/SecretBox.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -333,6 +335,16 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     clock,
   });
   const exceptions = new ExceptionService(db, payoutAdmin, bankNotifications, clock, deposits);
+  // Settlements of collections to each merchant's account (docs/operator/settlements.md), paid by ordinary payouts.
+  const settlements = new SettlementService(
+    db,
+    merchantRepository,
+    connectors,
+    banks,
+    verification,
+    new Set(config.bankHolidays),
+    clock,
+  );
   metrics.readExceptions = () => exceptions.openByKind();
   const app = await buildApp({
     config,
@@ -380,6 +392,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
       clock,
     ),
     platform: new PlatformService(db, clock),
+    settlements,
   });
 
   // Bank files (docs/operator/bank-files.md): the cut-off and the inbox run beside the worker, started by listen().
@@ -411,6 +424,8 @@ export async function createServer(config: Config, options: ServerOptions): Prom
         }
       : null;
 
+  const settlementScheduler = new SettlementScheduler(settlements, config.settlementScanMs, options.logger);
+
   // PGlite has no autovacuum (single-user PostgreSQL): the server vacuums the tables it churns itself.
   const vacuum = new PgliteVacuum(db, (err) => options.logger.warn({ err }, 'PGlite vacuum pass failed'));
   let closed = false;
@@ -431,6 +446,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
       if (!options.noWorker) worker.start();
       vacuum.start();
       if (!options.noWorker) {
+        settlementScheduler.start();
         bankFileJobs?.cutoff.start();
         bankFileJobs?.inbox.start();
       }
@@ -443,6 +459,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
       await app.close();
       await worker.stop();
       await vacuum.stop();
+      await settlementScheduler.stop();
       await bankFileJobs?.cutoff.stop();
       await bankFileJobs?.inbox.stop();
       await bankFileJobs?.transport.close();

@@ -1,4 +1,4 @@
-import { parseRupeesOrZero } from '@payrail/protocol';
+import { istDayStart, parseRupeesOrZero } from '@payrail/protocol';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from './configError.ts';
@@ -112,6 +112,22 @@ export function bankCodes(): SettingType<string[]> {
       const bad = codes.find((c) => !/^[A-Z]{4}$/.test(c));
       if (bad) throw new ConfigError(variable, `"${bad}" is not a bank code (the four letters that start an IFSC)`);
       return codes;
+    },
+  };
+}
+
+/** IST calendar days ("2026-12-25, 2027-01-26"), each a real date; unset: none. */
+export function istDays(): SettingType<string[]> {
+  return {
+    fallback: null,
+    parse(variable, raw) {
+      const days = (raw ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const bad = days.find((d) => istDayStart(d) === null);
+      if (bad) throw new ConfigError(variable, `"${bad}" is not a date like 2026-12-25`);
+      return [...new Set(days)].sort();
     },
   };
 }

@@ -1,4 +1,12 @@
-import { Common, CollectionCodes, PayoutCodes, TokenCodes, withMessage, type CodeDef } from '../codes.ts';
+import {
+  Common,
+  CollectionCodes,
+  PayoutCodes,
+  SettlementCodes,
+  TokenCodes,
+  withMessage,
+  type CodeDef,
+} from '../codes.ts';
 import type { EnvelopeStyle } from '../envelope.ts';
 
 /**
@@ -161,6 +169,23 @@ export const MERCHANT_ROUTE_CODES = {
     CollectionCodes.notFound,
     CollectionCodes.transitionNotAllowed,
   ],
+  'POST /settlement/v1/initiate': [
+    SettlementCodes.undecryptable,
+    SettlementCodes.walletIdMissing,
+    SettlementCodes.invalidAmount,
+    SettlementCodes.unauthorized,
+    SettlementCodes.walletNotFound,
+    SettlementCodes.nothingToSettle,
+    SettlementCodes.noSettlementAccount,
+  ],
+  'GET /settlement/v1/status': [
+    SettlementCodes.settlementIdMissing,
+    SettlementCodes.unauthorized,
+    SettlementCodes.otherMerchant,
+    SettlementCodes.notFound,
+    Common.rateLimited,
+  ],
+  'GET /settlement/v1/history': [SettlementCodes.invalidField, SettlementCodes.unauthorized],
   'POST /v1/auth/client-token': [TokenCodes.unauthorized, TokenCodes.tooManyFailures],
   'POST /v1/auth/clients/token': [TokenCodes.unauthorized, TokenCodes.tooManyFailures],
 } as const satisfies Record<string, readonly CodeDef[]>;
@@ -183,7 +208,7 @@ export const MERCHANT_ROUTE_NOTES: Partial<Record<MerchantRouteKey, Record<numbe
 
 /** Error answers of a merchant route as the OpenAPI document shows them. */
 export function merchantErrorResponses(route: MerchantRouteKey) {
-  const style: EnvelopeStyle = route.includes('/payout/') ? 'payout' : 'collection';
+  const style: EnvelopeStyle = route.includes('/payout/') || route.includes('/settlement/') ? 'payout' : 'collection';
   return codeResponses(style, MERCHANT_ROUTE_CODES[route], MERCHANT_ROUTE_NOTES[route]);
 }
 
@@ -250,6 +275,19 @@ export const collectionStatusQuery = {
 export const collectionQrQuery = {
   type: 'object',
   properties: { txnId: { type: 'string' }, format: { type: 'string', enum: ['svg', 'png'] } },
+} as const;
+
+export const settlementStatusQuery = {
+  type: 'object',
+  properties: { settlement_id: { type: 'string' } },
+} as const;
+
+export const settlementHistoryQuery = {
+  type: 'object',
+  properties: {
+    from: { type: 'string', description: 'IST calendar date YYYY-MM-DD, inclusive (default: 30 days before `to`)' },
+    to: { type: 'string', description: 'IST calendar date YYYY-MM-DD, inclusive (default: today)' },
+  },
 } as const;
 
 export const sandboxSimulateParams = { type: 'object', properties: { txnId: { type: 'string' } } } as const;

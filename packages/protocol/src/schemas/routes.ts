@@ -73,6 +73,18 @@ const merchant = {
     body: M.sandboxSimulateBody,
     response: { 200: M.collectionEnvelope('2000; data = CollectionTransaction') },
   },
+  'POST /settlement/v1/initiate': {
+    body: M.encryptedBody,
+    response: { 200: M.payoutEnvelope('2000: initiated; data = Settlement') },
+  },
+  'GET /settlement/v1/status': {
+    querystring: M.settlementStatusQuery,
+    response: { 200: M.payoutEnvelope('2000; data = Settlement') },
+  },
+  'GET /settlement/v1/history': {
+    querystring: M.settlementHistoryQuery,
+    response: { 200: M.payoutEnvelope('2000; data = SettlementHistory') },
+  },
 } as const satisfies Record<M.MerchantRouteKey, RouteSchemas>;
 
 const admin = {
@@ -238,6 +250,23 @@ const admin = {
     body: X.exceptionResolveBody,
     response: { 200: X.exceptionView },
   },
+  'PUT /admin/v1/merchants/:merchant_id/settlement': {
+    params: A.settlementAccountParams,
+    body: A.settlementAccountBody,
+    response: { 200: A.settlementAccountView },
+  },
+  'GET /admin/v1/merchants/:merchant_id/settlement': {
+    params: A.settlementAccountParams,
+    response: { 200: A.settlementAccountView },
+  },
+  'GET /admin/v1/settlements': { querystring: A.settlementListQuery, response: { 200: A.settlementPage } },
+  'GET /admin/v1/settlements/:settlement_id': {
+    params: A.settlementIdParam,
+    querystring: A.settlementFormatQuery,
+    response: { 200: A.settlementView },
+  },
+  'POST /admin/v1/settlements': { body: A.settlementCreateBody, response: { 201: A.settlementView } },
+  'POST /admin/v1/settlements/run': { response: { 200: A.settlementRunAnswer } },
   'POST /admin/v1/invoices/run': { body: A.invoiceRunBody, response: { 200: A.invoiceRunAnswer } },
   'GET /admin/v1/invoices': { querystring: A.invoiceListQuery, response: { 200: A.invoicePage } },
   'GET /admin/v1/invoices/:invoice_id': {

@@ -48,6 +48,8 @@ export interface Payout {
   istMonth: string;
   /** The merchant's batch_id when the payout came from a bulk request (docs/merchant/bulk-and-verification.md). */
   batchId?: string | null;
+  /** The settlement this payout pays (docs/operator/settlements.md); null for a merchant's own payout. */
+  settlementId?: string | null;
   /** What was charged on it, in paise: the fee and its GST (0 without a pricing plan); kept after a refund. */
   fee: bigint;
   tax: bigint;

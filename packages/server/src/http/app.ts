@@ -58,6 +58,9 @@ import { adminInvoiceRoutes } from './routes/adminInvoiceRoutes.ts';
 import { adminPlatformRoutes } from './routes/adminPlatformRoutes.ts';
 import { adminPricingRoutes } from './routes/adminPricingRoutes.ts';
 import { adminLienRoutes } from './routes/adminLienRoutes.ts';
+import { adminSettlementRoutes } from './routes/adminSettlementRoutes.ts';
+import { settlementRoutes } from './routes/settlementRoutes.ts';
+import type { SettlementService } from '../services/SettlementService.ts';
 import { adminBankFileRoutes } from './routes/adminBankFileRoutes.ts';
 import type { BankFileService } from '../services/BankFileService.ts';
 import { adminCollectionRoutes } from './routes/adminCollectionRoutes.ts';
@@ -139,6 +142,8 @@ export interface AppDeps {
   gstRateBp: number;
   /** Liens on wallets (docs/operator/liens.md). */
   liens: LienService;
+  /** Settlements of collections to the merchant's bank account (docs/operator/settlements.md). */
+  settlements: SettlementService;
 }
 
 /** A hop count trusts that many proxies nearest to us (Fastify's types know no number; its runtime does this). */
@@ -150,7 +155,7 @@ const trustProxyOption = (value: boolean | number | string[]) =>
  * `/api/` at the end and integrations mix both forms, so each of these is served at the root and under `/api`;
  * admin, console, PSP and operational paths are not.
  */
-const MERCHANT_PATHS = ['/v1/auth/', '/payout/', '/collection/', '/sandbox/'];
+const MERCHANT_PATHS = ['/v1/auth/', '/payout/', '/collection/', '/settlement/', '/sandbox/'];
 
 /**
  * `/api/payout/v1/initiate` is `/payout/v1/initiate`: one registration of every route, the same handlers,
@@ -235,6 +240,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   tokenRoutes(app, deps);
   payoutRoutes(app, { ...deps, statusRateLimit });
   collectionRoutes(app, { ...deps, statusRateLimit });
+  settlementRoutes(app, { ...deps, statusRateLimit });
   bulkRoutes(app, { ...deps, statusRateLimit });
   if (deps.config.mode === 'sandbox') sandboxRoutes(app, deps);
   paymentPageRoutes(app, { paymentPages: deps.paymentPages, sandbox: deps.config.mode === 'sandbox' });
@@ -267,6 +273,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     adminPlatformRoutes(admin, deps);
     adminPricingRoutes(admin, deps);
     adminLienRoutes(admin, deps);
+    adminSettlementRoutes(admin, deps);
   });
 
   consoleSessionRoutes(app, deps);

@@ -182,6 +182,7 @@ export class CollectionOutcomes {
       utr,
       actor: details.actor ?? 'system',
       reason: details.reason,
+      at: new Date(this.options.clock()),
     });
     if (!moved) throw new Error(`collection ${current.id} moved under its lock`);
     if (to !== 'PENDING') await JobRepository.cancel(tx, 'collection.expire', current.id);

@@ -11,6 +11,7 @@ import { TransactionEventRepository } from '../store/repositories/TransactionEve
 import { UsageRepository } from '../store/repositories/UsageRepository.ts';
 import { WebhookRepository, type NewDelivery } from '../store/repositories/WebhookRepository.ts';
 import { batchItemFinal } from './BatchCompletion.ts';
+import { settlementPayoutsMoved } from './settlementEvents.ts';
 
 /** One payout's move in a set-based step (PayoutLifecycle.moveMany): `move`'s options, per payout. */
 export interface BulkMove {
@@ -82,6 +83,8 @@ export async function moveMany(
     const returned = m.payout.status === RETURN_TRANSITION.from && m.to === RETURN_TRANSITION.to;
     if (m.to !== 'FAILED' && !returned) return;
     const p = moved[i] as Payout;
+    // A settlement's payout was never counted in the allowances (migration 034).
+    if (p.settlementId) return;
     release(p.merchantId, `D${p.istDay}`, p.amount);
     release(p.merchantId, `M${p.istMonth}`, p.amount);
   });
@@ -106,6 +109,7 @@ export async function moveMany(
   await WebhookRepository.insertMany(tx, events, new Date(now));
 
   await ctx.scheduleNextMany(tx, moved);
+  await settlementPayoutsMoved(tx, moved, new Date(now));
 
   // After the payouts' own events, so that a receiver sees the last payout.* event before the batch's.
   for (const [i, p] of moved.entries()) {

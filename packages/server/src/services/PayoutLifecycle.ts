@@ -19,6 +19,7 @@ import { UsageRepository } from '../store/repositories/UsageRepository.ts';
 import { enqueueWebhook } from './WebhookOutbox.ts';
 import { batchItemFinal } from './BatchCompletion.ts';
 import { moveMany, type BulkMove } from './PayoutBulkMoves.ts';
+import { settlementPayoutsMoved } from './settlementEvents.ts';
 import type { Clock } from '../clock.ts';
 
 export interface MoveOptions {
@@ -77,7 +78,8 @@ export class PayoutLifecycle {
     });
     if (!moved) return null;
     const returned = payout.status === RETURN_TRANSITION.from && to === RETURN_TRANSITION.to;
-    if (to === 'FAILED' || returned) {
+    if ((to === 'FAILED' || returned) && !moved.settlementId) {
+      // A settlement's payout was never counted in the allowances (migration 034): nothing to free.
       // The allowances count the payouts that are not FAILED or REFUNDED: a failure or a return frees its amount
       // at once (in the day and month the payout was made, whenever the return comes).
       await UsageRepository.release(tx, moved.merchantId, `D${moved.istDay}`, moved.amount);
@@ -100,6 +102,7 @@ export class PayoutLifecycle {
       );
     }
     await this.scheduleNext(tx, moved);
+    await settlementPayoutsMoved(tx, [moved], now);
     // A returned payout was counted final at its SUCCESS: its batch completed then and is not counted again.
     if (moved.batchId && (to === 'SUCCESS' || (to === 'REFUNDED' && !returned))) {
       // After the payout's own event, so that a receiver sees the last payout.* event before the batch's.

@@ -24,3 +24,4 @@ export * from './invoices.ts';
 export * from './platform.ts';
 export * from './liens.ts';
 export * from './deposits.ts';
+export * from './settlements.ts';

@@ -164,15 +164,17 @@ export const CollectionRepository = {
     id: string,
     from: CollectionStatus,
     to: CollectionStatus,
-    fields: { statusMessage: string; utr?: string; actor: string; reason?: string },
+    fields: { statusMessage: string; utr?: string; actor: string; reason?: string; at: Date },
   ): Promise<Collection | null> {
+    // updated_at is the caller's clock: a SUCCESS stamps it as the collection's credited_at (migration 034), which
+    // settlement windows compare with the same clock.
     // The actor (and the reason, when it is not the status message) are set for this transaction in the same
     // statement; the history trigger (migration 007) reads them.
     const { rows } = await q.query<CollectionRow>(
-      `UPDATE collections AS c SET status = $3, status_message = $4, utr = coalesce($5, utr), updated_at = now()
+      `UPDATE collections AS c SET status = $3, status_message = $4, utr = coalesce($5, utr), updated_at = $8
          FROM (SELECT set_config('payrail.actor', $6, true), set_config('payrail.reason', $7, true)) AS actor
         WHERE id = $1 AND status = $2 RETURNING c.*`,
-      [id, from, to, fields.statusMessage, fields.utr ?? null, fields.actor, fields.reason ?? ''],
+      [id, from, to, fields.statusMessage, fields.utr ?? null, fields.actor, fields.reason ?? '', fields.at],
     );
     return rows[0] ? toCollection(rows[0]) : null;
   },

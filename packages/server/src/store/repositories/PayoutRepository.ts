@@ -33,6 +33,7 @@ export interface PayoutRow {
   ist_day: string;
   ist_month: string;
   batch_id?: string | null;
+  settlement_id?: string | null;
   fee?: bigint;
   tax?: bigint;
   created_at: Date;
@@ -71,6 +72,7 @@ export const toPayout = (r: PayoutRow): Payout => ({
   istDay: r.ist_day,
   istMonth: r.ist_month,
   batchId: r.batch_id ?? null,
+  settlementId: r.settlement_id ?? null,
   fee: r.fee ?? 0n,
   tax: r.tax ?? 0n,
   createdAt: r.created_at,
