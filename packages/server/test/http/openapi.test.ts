@@ -5,6 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import {
   COLLECTION_STATUSES,
   CollectionCodes,
+  SettlementCodes,
   Common,
   DELIVERY_STATES,
   EXCEPTION_KIND_NAMES,
@@ -107,7 +108,7 @@ describe('OpenAPI document and reference page', () => {
 
   it("names in each merchant route the codes of protocol's table it answers, and no other (issue 17)", () => {
     const table = new Set<CodeDef>(
-      [Common, TokenCodes, PayoutCodes, CollectionCodes].flatMap((group) => Object.values(group)),
+      [Common, TokenCodes, PayoutCodes, CollectionCodes, SettlementCodes].flatMap((group) => Object.values(group)),
     );
     const wrong: string[] = [];
     for (const [key, defs] of Object.entries(MERCHANT_ROUTE_CODES)) {

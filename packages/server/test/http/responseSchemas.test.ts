@@ -68,6 +68,7 @@ const BODYLESS: readonly RouteKey[] = [
   'POST /admin/v1/credit-requests/:credit_request_id/reject',
   'POST /admin/v1/liens/:lien_id/approve',
   'POST /admin/v1/liens/:lien_id/reject',
+  'POST /admin/v1/settlements/run',
   'POST /console/api/merchant/webhook-secret/rotate',
   'POST /console/api/merchant/webhooks/deliveries/:id/replay',
 ];
@@ -347,6 +348,20 @@ describe('every route answers what its protocol schema says', () => {
     ok(await maker.request('POST', `/admin/v1/liens/${heldId}/enforce`, { reason: 'drift' }), 202);
     ok(await maker.request('POST', `/admin/v1/liens/${heldId}/reject`));
     ok(await call('POST', `/admin/v1/liens/${heldId}/release`, { reason: 'drift' }));
+    // Settlements: the account, a manual settlement by the merchant and by an operator, their reads, a pass. The
+    // collection paid on the payment page above is what they settle.
+    const account = { account_number: SANDBOX.success, ifsc: SANDBOX.ifsc, holder_name: 'Drift Ltd' };
+    ok(await call('PUT', `/admin/v1/merchants/${m.merchant_id}/settlement`, { ...account, schedule: 'manual' }));
+    ok(await call('GET', `/admin/v1/merchants/${m.merchant_id}/settlement`));
+    const settled = await v2.post('/settlement/v1/initiate', { wallet_id: m.wallet_id, amount: '1.00' });
+    ok(settled);
+    const settlementId = String(settled.data?.settlement_id);
+    ok(await v2.get(`/settlement/v1/status?settlement_id=${settlementId}`));
+    ok(await v2.get('/settlement/v1/history'));
+    ok(await call('POST', '/admin/v1/settlements', { wallet_id: m.wallet_id, amount: '1.00' }), 201);
+    ok(await call('GET', `/admin/v1/settlements?merchant_id=${m.merchant_id}`));
+    ok(await call('GET', `/admin/v1/settlements/${settlementId}`));
+    ok(await call('POST', '/admin/v1/settlements/run'));
     ok(await call('GET', '/admin/v1/audit?limit=5'));
 
     // Reconciliation: one statement with an entry nobody knows (an open exception), closed with a reason.

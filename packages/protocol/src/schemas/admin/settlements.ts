@@ -76,8 +76,13 @@ export const settlementAccountView = {
   },
 } as const;
 
-/** A settlement as operators see it: the merchant's object (always with its collections). */
-export const settlementView = WIRE_SCHEMAS.Settlement;
+const { $id: _settlementId, ...settlementObject } = WIRE_SCHEMAS.Settlement;
+
+/**
+ * A settlement as operators see it: the merchant's object (always with its collections), without the plaintext's
+ * `$id` (one schema may carry an id once per document).
+ */
+export const settlementView = settlementObject;
 
 export const settlementIdParam = idParams('settlement_id', { type: 'string', maxLength: 64 });
 
