@@ -232,7 +232,7 @@ export class BankFileInbox {
       return { kind: 'failed', messageType: null, reason };
     }
     // One pass over the file's stream: hashed, and a camt.054 read, as its bytes arrive (InboxFileReader).
-    console.time('read');const file = await InboxFileReader.read(this.transport, name);console.timeEnd('read');
+    const file = await InboxFileReader.read(this.transport, name);
     const { sha256 } = file;
     if (await Repo.inboundKnown(this.db, sha256)) {
       await this.transport.move('inbox', name, 'processed');
@@ -274,7 +274,7 @@ export class BankFileInbox {
         throw err;
       }
     }
-    console.time('tx');const r = await this.db.transaction(async (tx): Promise<InboxResult> => {
+    return this.db.transaction(async (tx): Promise<InboxResult> => {
       // Two instances never apply the same inbox at once.
       if (!(await Repo.tryLockInbox(tx))) return { kind: 'busy' };
       // Another instance applied the same bytes between our check and this lock.
@@ -287,7 +287,7 @@ export class BankFileInbox {
         'camt054' in parsed && this.deposits
           ? await this.deposits.prepare(tx, creditsOfNotification(parsed.camt054), name)
           : null;
-      console.time('execute');await plan.execute(tx, this.lifecycle, deposits?.wallets ?? []);console.timeEnd('execute');
+      await plan.execute(tx, this.lifecycle, deposits?.wallets ?? []);
       await deposits?.credit(tx);
       // What the file reported that did not match what Payrail sent: the exceptions queue, with the file.
       await recordExceptions(tx, plan.exceptions, this.clock());
@@ -311,7 +311,7 @@ export class BankFileInbox {
         refused: tally.refused.length,
         reason,
       };
-    });console.timeEnd('tx');return r;
+    });
   }
 
   private async importStatement(

@@ -79,7 +79,7 @@ export class BankFileDeposits {
     }
 
     // A UTR credited before is answered as credited, as the notification answers it: no exception, no second credit.
-    console.time('lookups');const earlier = new Set(
+    const earlier = new Set(
       (await DepositRepository.findByUtrs(tx, distinct(reports.map((r) => r.utr)))).map((d) => d.utr),
     );
     const fresh = reports.filter((r) => !earlier.has(r.utr));
@@ -88,7 +88,7 @@ export class BankFileDeposits {
     const seqs = distinct([...seqOf.values()].filter((s): s is bigint => s !== null).map(String)).map(BigInt);
     const targets = await DepositRepository.targetsBySeq(tx, seqs);
 
-    console.timeEnd('lookups');const toCredit: { report: DepositReport; target: FileDepositTarget }[] = [];
+    const toCredit: { report: DepositReport; target: FileDepositTarget }[] = [];
     for (const report of fresh) {
       const seq = seqOf.get(report) ?? null;
       const target = seq === null ? undefined : targets.get(String(seq));
@@ -138,8 +138,8 @@ export class BankFileDeposits {
       exceptionId: null,
       creditedAt: new Date(now),
     }));
-    console.time('insertMany');const recorded = await DepositRepository.insertMany(tx, rows, 'bank_file', this.options.gstRateBp);
-    console.timeEnd('insertMany');const created = recorded.filter((r) => r.created);
+    const recorded = await DepositRepository.insertMany(tx, rows, 'bank_file', this.options.gstRateBp);
+    const created = recorded.filter((r) => r.created);
     duplicates += recorded.length - created.length;
     const webhookOf = new Map(toCredit.map(({ target }) => [target.walletId, target]));
     return {
@@ -150,7 +150,7 @@ export class BankFileDeposits {
       wallets: distinct(created.map((c) => c.walletId)),
       async credit(q: Queryable): Promise<void> {
         const ids = created.map((c) => c.depositId);
-        console.time('creditMany');await DepositRepository.creditMany(q, ids);console.timeEnd('creditMany');console.time('hooks');
+        await DepositRepository.creditMany(q, ids);
         const deposits = await DepositRepository.findMany(q, ids);
         const at = new Date(now);
         const deliveries = deposits.flatMap((d) => {
@@ -168,7 +168,7 @@ export class BankFileDeposits {
             },
           ];
         });
-        await WebhookRepository.insertMany(q, deliveries, at);console.timeEnd('hooks');
+        await WebhookRepository.insertMany(q, deliveries, at);
       },
     };
   }

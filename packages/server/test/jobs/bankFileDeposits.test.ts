@@ -191,6 +191,33 @@ describe.each(ENGINES)('deposits from bank files (%s)', (engine) => {
     await expectLedgerOk(t.url);
   });
 
+  it('prices a file’s deposits by the DEPOSIT rule exactly as the notification’s', async () => {
+    const m = await createMerchant(t.url, 'Priced file deposits');
+    const va = await vaOf(m.wallet_id);
+    const plan = {
+      name: 'Deposits',
+      rules: {
+        DEPOSIT: {
+          slabs: [
+            { up_to: '100.00', flat: '1.00' },
+            { bps: 100, max: '50.00' },
+          ],
+        },
+      },
+    };
+    expect((await admin(t.url, 'PUT', `/admin/v1/merchants/${m.merchant_id}/pricing`, plan)).status).toBe(200);
+    // A charge above the amount is lowered to fit (0.50), a percentage clamped to its maximum (9000.00).
+    for (const amount of ['0.50', '60.00', '2345.67', '9000.00']) {
+      const [byPsp, byFile] = [utr(), utr()];
+      expect((await notify({ virtual_account: va, amount, utr: byPsp })).body).toMatchObject({ result: 'credited' });
+      await drop(camt054([{ amount, utr: byFile, creditor: va }]));
+      const [a] = await depositsOf(byPsp);
+      const [b] = await depositsOf(byFile);
+      expect(b).toMatchObject({ amount: a?.amount, fee: a?.fee, tax: a?.tax, source: 'bank_file' });
+    }
+    await expectLedgerOk(t.url);
+  });
+
   it('opens the notification’s exceptions for an unknown number or a refused remitter, and applies the rest', async () => {
     const m = await createMerchant(t.url, 'Allowed only');
     const va = await vaOf(m.wallet_id);

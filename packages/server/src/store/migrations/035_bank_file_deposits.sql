@@ -6,26 +6,19 @@ ALTER TABLE deposits
   DROP CONSTRAINT deposits_source_check,
   ADD CONSTRAINT deposits_source_check CHECK (source IN ('psp_notify', 'sandbox', 'exception', 'bank_file'));
 
--- The fee and GST of one deposit by the plan's DEPOSIT rule (migration 032's deposit_credit, written once for the set
--- below): the charge is never more than the amount, the fee lowered until fee + GST fits.
-CREATE FUNCTION deposit_charge(p_rules jsonb, p_amount int8, p_gst_bp int4, OUT fee int8, OUT tax int8)
-  LANGUAGE plpgsql IMMUTABLE AS $$
+-- The fee of one deposit by the plan's DEPOSIT rule (migration 032's deposit_credit, written once for the set below):
+-- the charge is never more than the amount, the fee lowered until fee + GST fits. Its GST is pricing_gst of it.
+CREATE FUNCTION deposit_fee(p_rules jsonb, p_amount int8, p_gst_bp int4) RETURNS int8 LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+  v_fee int8 := pricing_fee(p_rules, 'DEPOSIT', p_amount);
 BEGIN
-  fee := 0;
-  tax := 0;
-  IF p_rules IS NULL THEN
-    RETURN;
-  END IF;
-  fee := pricing_fee(p_rules, 'DEPOSIT', p_amount);
-  tax := pricing_gst(fee, p_gst_bp);
-  IF fee + tax > p_amount THEN
-    fee := (p_amount * 10000) / (10000 + p_gst_bp);
-    tax := pricing_gst(fee, p_gst_bp);
-    WHILE fee > 0 AND fee + tax > p_amount LOOP
-      fee := fee - 1;
-      tax := pricing_gst(fee, p_gst_bp);
+  IF v_fee + pricing_gst(v_fee, p_gst_bp) > p_amount THEN
+    v_fee := (p_amount * 10000) / (10000 + p_gst_bp);
+    WHILE v_fee > 0 AND v_fee + pricing_gst(v_fee, p_gst_bp) > p_amount LOOP
+      v_fee := v_fee - 1;
     END LOOP;
   END IF;
+  RETURN v_fee;
 END $$;
 
 -- deposit_credit for a whole file, in two steps so that a file's transaction keeps the lock order (ARCHITECTURE.md)
@@ -52,12 +45,15 @@ BEGIN
   )
   INSERT INTO deposits (id, utr, merchant_id, wallet_id, amount, fee, tax, virtual_account, remitter_name,
       remitter_account, remitter_ifsc, source, credited_at)
-    SELECT i.id, i.utr, w.merchant_id, i.wallet, i.amount, c.fee, c.tax, i.va, i.name, i.account, i.ifsc, p_source,
-           i.credited_at
+    SELECT i.id, i.utr, c.merchant_id, i.wallet, i.amount, c.fee, pricing_gst(c.fee, p_gst_bp), i.va, i.name,
+           i.account, i.ifsc, p_source, i.credited_at
       FROM input i
-      JOIN wallets w ON w.id = i.wallet AND w.merchant_id IS NOT NULL
-      LEFT JOIN pricing_plans p ON p.merchant_id = w.merchant_id
-      CROSS JOIN LATERAL deposit_charge(p.rules, i.amount, p_gst_bp) c
+      -- A merchant without a plan (or whose plan does not price DEPOSIT) pays nothing: no function call for it.
+      CROSS JOIN LATERAL (
+        SELECT w.merchant_id,
+               CASE WHEN p.rules ? 'DEPOSIT' THEN deposit_fee(p.rules, i.amount, p_gst_bp) ELSE 0 END AS fee
+          FROM wallets w LEFT JOIN pricing_plans p ON p.merchant_id = w.merchant_id
+         WHERE w.id = i.wallet AND w.merchant_id IS NOT NULL) c
      ORDER BY i.utr
     ON CONFLICT (utr) DO NOTHING;
 
@@ -75,13 +71,14 @@ END $$;
 CREATE FUNCTION deposit_ledger_many(p_ids text[]) RETURNS void LANGUAGE sql AS $$
   INSERT INTO ledger_entries (wallet_id, kind, amount, balance_after, deposit_id)
     SELECT v.w, v.k, v.a, 0, d.id
-      FROM deposits d
+      FROM unnest(p_ids) AS u (id)
+      JOIN deposits d ON d.id = u.id
       CROSS JOIN LATERAL (VALUES (1, d.wallet_id, 'deposit', d.amount),
                                  (2, d.wallet_id, 'deposit_fee', -d.fee),
                                  (3, d.wallet_id, 'deposit_fee_gst', -d.tax),
                                  (4, 'PW_FEES', 'deposit_fee', d.fee),
                                  (5, 'PW_GST', 'deposit_fee_gst', d.tax)) AS v (o, w, k, a)
-     WHERE d.id = ANY(p_ids) AND v.a <> 0
+     WHERE v.a <> 0
      ORDER BY d.wallet_id, d.id, v.o
 $$;
 
