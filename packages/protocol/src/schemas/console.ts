@@ -2,6 +2,7 @@ import { COLLECTION_STATUSES, PAYOUT_STATUSES } from '../wire.ts';
 import { createdRangeQuery, dateTime, nullableDateTime, pageQueryProperties, rupeesText, text } from './common.ts';
 import { batchListQuery } from './admin/batches.ts';
 import { DELIVERY_STATES } from './admin/deliveries.ts';
+import { settlementAccountBody } from './admin/settlements.ts';
 import { statsView } from './admin/stats.ts';
 
 /** The console's own routes (docs/operator/console.md): operator and merchant sessions and the merchant's reads. */
@@ -137,6 +138,23 @@ export const consoleCollectionQuery = pageQuery({
 /** The batch cursor carries time, merchant and batch id: the operator's list's (longer than the other lists'). */
 export const consoleBatchQuery = pageQuery({ cursor: batchListQuery.properties.cursor, ...createdRangeQuery });
 export const consoleDeliveryQuery = pageQuery({ state: { type: 'string', enum: DELIVERY_STATES } });
+/** The merchant's own settlements, by wallet and IST days. */
+export const consoleSettlementQuery = pageQuery({ wallet_id: { type: 'string', maxLength: 40 }, ...createdRangeQuery });
+
+/**
+ * The settlement account as the merchant sets it in the console: the account only. The schedule and the reserve are
+ * the operator's (PUT /admin/v1/merchants/{id}/settlement) and stay as they are.
+ */
+export const consoleSettlementAccountBody = {
+  type: 'object',
+  required: ['account_number', 'ifsc', 'holder_name'],
+  additionalProperties: false,
+  properties: {
+    account_number: settlementAccountBody.properties.account_number,
+    ifsc: settlementAccountBody.properties.ifsc,
+    holder_name: settlementAccountBody.properties.holder_name,
+  },
+} as const;
 
 export const consoleTransactionParam = {
   type: 'object',

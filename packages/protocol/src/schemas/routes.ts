@@ -340,6 +340,20 @@ const consoleRoutes = {
     querystring: A.invoiceFormatQuery,
     response: { 200: A.invoiceView },
   },
+  'GET /console/api/merchant/settlement': { response: { 200: A.settlementAccountView } },
+  'PUT /console/api/merchant/settlement': {
+    body: C.consoleSettlementAccountBody,
+    response: { 200: A.settlementAccountView },
+  },
+  'GET /console/api/merchant/settlements': {
+    querystring: C.consoleSettlementQuery,
+    response: { 200: A.settlementPage },
+  },
+  'GET /console/api/merchant/settlements/:settlement_id': {
+    params: A.settlementIdParam,
+    querystring: A.settlementFormatQuery,
+    response: { 200: A.settlementView },
+  },
   'GET /console': { response: { 200: textBody('text/html: the console') } },
   'GET /console/': { response: { 301: { description: 'Redirect to /console', type: 'null' } } },
   'GET /console/assets/*': {

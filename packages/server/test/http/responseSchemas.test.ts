@@ -475,6 +475,15 @@ describe('every route answers what its protocol schema says', () => {
     ok(await shop.request('GET', '/console/api/merchant/webhooks/deliveries'));
     ok(await shop.request('GET', '/console/api/merchant/invoices'));
     ok(await shop.request('GET', `/console/api/merchant/invoices/${invoiceId}`));
+    // The merchant's settlement account (the same as the operator's: no hold) and its settlements, one paid now.
+    const shopAccount = { account_number: SANDBOX.success, ifsc: SANDBOX.ifsc, holder_name: 'Drift Ltd' };
+    ok(await shop.request('PUT', '/console/api/merchant/settlement', shopAccount));
+    ok(await shop.request('GET', '/console/api/merchant/settlement'));
+    ok(await call('POST', '/admin/v1/settlements', { wallet_id: m.wallet_id, amount: '1.00' }), 201);
+    const shopSettlements = ok(await shop.request('GET', '/console/api/merchant/settlements'));
+    const shopSettlementId = (shopSettlements.body.data as { settlement_id: string }[])[0]?.settlement_id as string;
+    ok(await shop.request('GET', `/console/api/merchant/settlements/${shopSettlementId}`));
+    ok(await shop.request('GET', `/console/api/merchant/settlements/${shopSettlementId}?format=csv`));
     ok(await shop.request('POST', `/console/api/merchant/webhooks/deliveries/${deliveryId}/replay`), 202);
     ok(await shop.request('POST', '/console/api/merchant/webhook-secret/rotate'));
     ok(await shop.request('DELETE', '/console/api/merchant/session'), 204);

@@ -6,14 +6,11 @@ import {
   parseDailyAt,
   parseReservePercent,
   toSettlementWire,
-  type Settlement,
   type SettlementAccount,
 } from '../../domain/settlement.ts';
 import type { SettlementService } from '../../services/SettlementService.ts';
 import { AdminError } from '../AdminError.ts';
-import { createdRange } from '../consoleListing.ts';
-import { csvText } from '../csv.ts';
-import { readPage, textCursor } from '../pageCursor.ts';
+import { readSettlements } from '../reads/settlements.ts';
 import { adminError, adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
 /** A settlement account as the admin API answers it. */
@@ -35,21 +32,15 @@ export function settlementAccountView(a: SettlementAccount) {
   };
 }
 
-const settlementCursor = textCursor(
-  (key) => /^ST[0-9A-HJKMNP-TV-Z]{26}$/.test(key),
-  (s: Settlement) => s.id,
-);
-
 const errors = { ...adminErrorResponses, 422: adminError };
-
-/** The settlement report's columns: one line per collection it covers. */
-const REPORT_HEADER = ['settlement_id', 'collection_id', 'amount', 'fee', 'gst', 'net'];
 
 /**
  * Settlements (docs/operator/settlements.md): the merchant's settlement account and schedule (finance, audited), the
  * settlements with their report, a manual settlement by an operator, and a scheduled pass run now.
  */
 export function adminSettlementRoutes(app: FastifyInstance, deps: { settlements: SettlementService }) {
+  const settlements = readSettlements(deps);
+
   app.put<RouteRequest<'PUT /admin/v1/merchants/:merchant_id/settlement'>>(
     '/admin/v1/merchants/:merchant_id/settlement',
     {
@@ -132,21 +123,7 @@ export function adminSettlementRoutes(app: FastifyInstance, deps: { settlements:
         response: { ...R['GET /admin/v1/settlements'].response, ...adminErrorResponses },
       },
     },
-    async (request) => {
-      const q = request.query;
-      const range = createdRange(q);
-      const page = await readPage(q, settlementCursor, (limit, before) =>
-        deps.settlements.page({
-          merchantId: q.merchant_id,
-          walletId: q.wallet_id,
-          from: range.createdFrom,
-          to: range.createdBefore,
-          before,
-          limit,
-        }),
-      );
-      return { ...page, data: page.data.map((s) => toSettlementWire(s)) };
-    },
+    async (request) => settlements.list(request.query, 'operator'),
   );
 
   app.get<RouteRequest<'GET /admin/v1/settlements/:settlement_id'>>(
@@ -160,26 +137,7 @@ export function adminSettlementRoutes(app: FastifyInstance, deps: { settlements:
         response: { ...R['GET /admin/v1/settlements/:settlement_id'].response, ...adminErrorResponses },
       },
     },
-    async (request, reply) => {
-      const found = await deps.settlements.get(request.params.settlement_id);
-      if (!found) throw AdminError.notFound('settlement');
-      const { settlement, items } = found;
-      if (request.query.format === 'csv') {
-        const rows = items.map((i) => [
-          settlement.id,
-          i.collectionId,
-          formatPaise(i.amount),
-          formatPaise(i.fee),
-          formatPaise(i.tax),
-          formatPaise(i.net),
-        ]);
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="settlement-${settlement.id}.csv"`)
-          .send(csvText([REPORT_HEADER, ...rows]));
-      }
-      return toSettlementWire(settlement, items);
-    },
+    async (request, reply) => settlements.answer(reply, request.params.settlement_id, request.query, 'operator'),
   );
 
   app.post<RouteRequest<'POST /admin/v1/settlements'>>(

@@ -10,6 +10,7 @@ import type { ConsoleSessionService } from '../../services/ConsoleSessionService
 import type { MerchantCollectionService } from '../../services/MerchantCollectionService.ts';
 import type { MerchantService } from '../../services/MerchantService.ts';
 import type { PayoutAdminService } from '../../services/PayoutAdminService.ts';
+import type { SettlementService } from '../../services/SettlementService.ts';
 import type { SignInThrottle } from '../../services/SignInThrottle.ts';
 import type { StatsService } from '../../services/StatsService.ts';
 import type { WalletStatementService } from '../../services/WalletStatementService.ts';
@@ -23,6 +24,7 @@ import { consoleMerchantInvoiceRoutes } from './consoleMerchantInvoiceRoutes.ts'
 import { auditedMerchant } from './consoleMerchantOptions.ts';
 import { consoleMerchantPayoutRoutes } from './consoleMerchantPayoutRoutes.ts';
 import { consoleMerchantSessionRoutes, consoleMerchantSignInRoute } from './consoleMerchantSessionRoutes.ts';
+import { consoleMerchantSettlementRoutes } from './consoleMerchantSettlementRoutes.ts';
 import { consoleMerchantWalletRoutes } from './consoleMerchantWalletRoutes.ts';
 import { consoleMerchantWebhookRoutes } from './consoleMerchantWebhookRoutes.ts';
 
@@ -41,6 +43,7 @@ interface Deps {
   invoices: InvoiceService;
   deposits: DepositService;
   liens: LienService;
+  settlements: SettlementService;
   config: { publicUrl?: string; mode?: Mode };
 }
 
@@ -80,5 +83,6 @@ export function consoleMerchantRoutes(app: FastifyInstance, deps: Deps) {
     consoleMerchantBatchRoutes(scope, deps);
     consoleMerchantWebhookRoutes(scope, deps);
     consoleMerchantInvoiceRoutes(scope, deps);
+    consoleMerchantSettlementRoutes(scope, deps);
   });
 }
