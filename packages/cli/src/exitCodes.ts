@@ -7,6 +7,8 @@ import {
   InsufficientFundsError,
   LimitExceededError,
   NetworkError,
+  NoSettlementAccountError,
+  NothingToSettleError,
   NotFoundError,
   PayrailError,
   RateLimitError,
@@ -103,7 +105,9 @@ export function exitCodeOf(err: unknown): number {
     err instanceof InsufficientFundsError ||
     err instanceof LimitExceededError ||
     err instanceof BankRejectedError ||
-    err instanceof ConflictError
+    err instanceof ConflictError ||
+    err instanceof NoSettlementAccountError ||
+    err instanceof NothingToSettleError
   ) {
     return Exit.rejected;
   }

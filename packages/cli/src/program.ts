@@ -4,6 +4,7 @@ import { balanceCommand } from './commands/merchant/balance.ts';
 import { bulkCommands } from './commands/merchant/bulk.ts';
 import { collectionCommands } from './commands/merchant/collection.ts';
 import { payoutCommands } from './commands/merchant/payout.ts';
+import { settlementCommands } from './commands/merchant/settlement.ts';
 import { tokenCommand } from './commands/merchant/token.ts';
 import { webhookCommands } from './commands/merchant/webhook.ts';
 import { collectionsCommands } from './commands/operator/collections.ts';
@@ -88,6 +89,7 @@ Examples:
   bulkCommands(program);
   balanceCommand(program);
   collectionCommands(program);
+  settlementCommands(program);
   webhookCommands(program);
   program.commandsGroup('Other:');
   bankCommands(program);

@@ -2,6 +2,7 @@ import { Beneficiaries } from './beneficiaries.ts';
 import { Collections, Sandbox } from './collections.ts';
 import { Core } from './core.ts';
 import { Payouts } from './payouts.ts';
+import { Settlements } from './settlements.ts';
 import type { PayrailOptions, Scheme, TokenInfo } from './types.ts';
 import { Wallets } from './wallets.ts';
 import { Webhooks } from './webhooks.ts';
@@ -19,6 +20,8 @@ export class Payrail {
   readonly wallets: Wallets;
   readonly collections: Collections;
   readonly beneficiaries: Beneficiaries;
+  /** Your collections, net of fees, paid to your settlement account. */
+  readonly settlements: Settlements;
   readonly webhooks: Webhooks;
   /** Sandbox-only helpers. */
   readonly sandbox: Sandbox;
@@ -30,6 +33,7 @@ export class Payrail {
     this.wallets = new Wallets(this.core);
     this.collections = new Collections(this.core);
     this.beneficiaries = new Beneficiaries(this.core);
+    this.settlements = new Settlements(this.core);
     this.webhooks = new Webhooks(this.core);
     this.sandbox = new Sandbox(this.core, this.collections);
   }

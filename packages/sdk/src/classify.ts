@@ -1,4 +1,4 @@
-import { CollectionCodes, Common, PayoutCodes, TokenCodes, type CodeDef } from '@payrail/protocol';
+import { CollectionCodes, Common, PayoutCodes, SettlementCodes, TokenCodes, type CodeDef } from '@payrail/protocol';
 import {
   AuthenticationError,
   BankRejectedError,
@@ -9,6 +9,8 @@ import {
   DecryptionError,
   InsufficientFundsError,
   LimitExceededError,
+  NoSettlementAccountError,
+  NothingToSettleError,
   NotFoundError,
   PayrailError,
   RateLimitError,
@@ -18,8 +20,11 @@ import {
   type PayrailErrorOptions,
 } from './errors.ts';
 
-/** Codes are contextual (docs/merchant/api-reference.md): 4008 is a bad account number on payouts and a bad token on collections. */
-export type ApiFamily = 'token' | 'payout' | 'collection';
+/**
+ * Codes are contextual (docs/merchant/api-reference.md): 4008 is a bad account number on payouts and a bad token on
+ * collections; 4002 is a short balance on payouts and nothing to settle on settlements.
+ */
+export type ApiFamily = 'token' | 'payout' | 'collection' | 'settlement';
 
 export interface Refusal {
   family: ApiFamily;
@@ -83,6 +88,25 @@ export const COLLECTION: Record<number, ErrorClass> = table([
   [CollectionCodes.commercialsMissing, CommercialsMissingError],
 ]);
 
+/**
+ * The classes of the settlement family's codes (/settlement/v1/*, payout-style envelopes). 4014 is decided before
+ * this table (undecryptable: settlements have no bank to be down).
+ */
+export const SETTLEMENT: Record<number, ErrorClass> = table([
+  [Common.malformedRequest, ValidationError],
+  [SettlementCodes.unauthorized, AuthenticationError],
+  [SettlementCodes.nothingToSettle, NothingToSettleError],
+  [SettlementCodes.invalidAmount, ValidationError],
+  [SettlementCodes.undecryptable, DecryptionError],
+  [SettlementCodes.noSettlementAccount, NoSettlementAccountError],
+  [SettlementCodes.invalidField, ValidationError],
+  [SettlementCodes.settlementIdMissing, ValidationError],
+  [SettlementCodes.notFound, NotFoundError],
+  [SettlementCodes.otherMerchant, NotFoundError],
+  [SettlementCodes.walletIdMissing, ValidationError],
+  [SettlementCodes.walletNotFound, NotFoundError],
+]);
+
 /** The token routes' codes: every refusal is a credentials refusal. */
 export const TOKEN: Record<number, ErrorClass> = table([
   [TokenCodes.unauthorized, AuthenticationError],
@@ -93,7 +117,15 @@ export const TOKEN: Record<number, ErrorClass> = table([
 export const CONFLICT_CODES: Record<ApiFamily, readonly (number | undefined)[]> = {
   payout: [PayoutCodes.duplicateSenderId.code],
   collection: [CollectionCodes.duplicateSenderId.code, CollectionCodes.transitionNotAllowed.code],
+  settlement: [],
   token: [],
+};
+
+const FAMILY_CLASSES: Record<ApiFamily, Record<number, ErrorClass>> = {
+  payout: PAYOUT,
+  collection: COLLECTION,
+  settlement: SETTLEMENT,
+  token: TOKEN,
 };
 
 function byHttpStatus(status: number): ErrorClass {
@@ -126,7 +158,7 @@ export function toError(r: Refusal): PayrailError {
   if (r.family === 'payout' && code === PayoutCodes.commercialsMissing.code && /commercials/i.test(r.message)) {
     return new CommercialsMissingError(options);
   }
-  const classes = r.family === 'payout' ? PAYOUT : r.family === 'collection' ? COLLECTION : TOKEN;
+  const classes = FAMILY_CLASSES[r.family];
   const cls = (code !== undefined ? classes[code] : undefined) ?? byHttpStatus(r.httpStatus);
   return new cls(options);
 }
@@ -148,6 +180,7 @@ function bankDown(r: Refusal): boolean {
 export function isTokenRefusal(family: ApiFamily, code: number | string | undefined): boolean {
   return (
     (family === 'payout' && code === PayoutCodes.unauthorized.code) ||
+    (family === 'settlement' && code === SettlementCodes.unauthorized.code) ||
     (family === 'collection' && code === CollectionCodes.unauthorized.code)
   );
 }

@@ -21,6 +21,9 @@ export const SDK_VERSION = '0.1.0';
  */
 export type RetryMode = 'read' | 'initiate' | 'none';
 
+/** The status endpoints the server rate-limits, each with its own budget in the client. */
+export type StatusBudget = 'payout-status' | 'collection-status' | 'settlement-status';
+
 export interface RequestSpec {
   operation: Operation;
   family: ApiFamily;
@@ -35,7 +38,7 @@ export interface RequestSpec {
   auth: boolean;
   retry: RetryMode;
   /** Counts against the client's status-endpoint budget under this name. */
-  budget?: 'payout-status' | 'collection-status';
+  budget?: StatusBudget;
   signal?: AbortSignal;
 }
 
@@ -85,7 +88,7 @@ export class Core {
   private readonly maxRetryAfterMs: number;
   private readonly renewBeforeMs: number;
   private readonly userAgent: string;
-  private readonly budgets: Record<'payout-status' | 'collection-status', RequestBudget>;
+  private readonly budgets: Record<StatusBudget, RequestBudget>;
   private current: (TokenInfo & { renewAt: number }) | undefined;
   private inflight: Promise<TokenInfo> | undefined;
   /** The client's clock (PayrailOptions.now). */
@@ -123,6 +126,7 @@ export class Core {
     this.budgets = {
       'payout-status': new RequestBudget(perMinute, 60_000, this.now),
       'collection-status': new RequestBudget(perMinute, 60_000, this.now),
+      'settlement-status': new RequestBudget(perMinute, 60_000, this.now),
     };
   }
 

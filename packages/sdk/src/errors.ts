@@ -20,6 +20,10 @@ export type Operation =
   | 'payouts.bulk'
   | 'payouts.bulkStatus'
   | 'beneficiaries.verify'
+  | 'settlements.initiate'
+  | 'settlements.status'
+  | 'settlements.waitFor'
+  | 'settlements.history'
   | 'webhooks.verify'
   | 'config'
   | (string & {});
@@ -67,7 +71,7 @@ export class PayrailError extends Error {
   }
 }
 
-/** Credentials refused (4001 on tokens and payouts, 4008 on collections), or a token that stays refused. */
+/** Credentials refused (4001 on tokens, payouts and settlements, 4008 on collections), or a token that stays refused. */
 export class AuthenticationError extends PayrailError {}
 
 /** The request is malformed or a field is invalid (4000, 4003–4008, 4012, 4014 undecryptable, 4016, 4017, 41xx, 4201). */
@@ -107,7 +111,11 @@ export class RateLimitError extends PayrailError {
   }
 }
 
-/** The transaction or wallet does not exist for this merchant (4103 on payouts, 4104, 4107, 4202). */
+/**
+ * The transaction or wallet does not exist for this merchant (4103 on payouts and settlements, 4104, 4107, 4202).
+ * 4107 is another merchant's transaction (a collection or a settlement): the SDK does not tell it from one that does
+ * not exist, and `code` says which.
+ */
 export class NotFoundError extends PayrailError {}
 
 /**
@@ -145,6 +153,18 @@ export class BankRejectedError extends PayrailError {}
  * none yet. Nothing was recorded; ask the operator to set your plan, then send the request again.
  */
 export class CommercialsMissingError extends PayrailError {}
+
+/**
+ * 4016 on settlements, "No active settlement account found": the operator has not registered your settlement account
+ * yet, or changed it less than 24 hours ago (a changed account holds settlements for a day). Nothing was recorded.
+ */
+export class NoSettlementAccountError extends PayrailError {}
+
+/**
+ * 4002 on settlements: nothing to settle. No collection credited to the wallet is left unsettled within its
+ * available balance (balance minus liens and the reserve), or less than the `amount` asked for. Nothing was recorded.
+ */
+export class NothingToSettleError extends PayrailError {}
 
 /**
  * An atomic batch was refused because at least one item failed (4018): nothing was recorded. `result` holds

@@ -9,6 +9,7 @@ import {
   type PaymentMode,
   type PayoutStatus,
   type PayoutTransactionWire,
+  type SettlementWire,
 } from '@payrail/protocol';
 import type {
   Balance,
@@ -23,6 +24,9 @@ import type {
   Deposit,
   Payout,
   PayoutInitiateInput,
+  Settlement,
+  SettlementCollection,
+  SettlementTrigger,
 } from './types.ts';
 
 /**
@@ -86,6 +90,32 @@ export const COLLECTION_FIELDS = {
   paymentUrl: 'paymentUrl',
   intentUrl: 'intentUrl',
 } as const satisfies Record<keyof CollectionTransactionWire, keyof Collection>;
+
+export const SETTLEMENT_FIELDS = {
+  settlement_id: 'settlementId',
+  merchant_id: 'merchantId',
+  wallet_id: 'walletId',
+  amount: 'amount',
+  fees: 'fees',
+  tax: 'tax',
+  state: 'status',
+  payout_id: 'payoutId',
+  payment_mode: 'paymentMode',
+  utr: 'utr',
+  trigger: 'trigger',
+  collection_count: 'collectionCount',
+  collections: 'collections',
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
+} as const satisfies Record<keyof SettlementWire, keyof Settlement>;
+
+export const SETTLEMENT_COLLECTION_FIELDS = {
+  collection_id: 'collectionId',
+  amount: 'amount',
+  fee: 'fee',
+  tax: 'tax',
+  net: 'net',
+} as const satisfies Record<keyof NonNullable<SettlementWire['collections']>[number], keyof SettlementCollection>;
 
 /** Decrypted `data` objects are the server's; these read them defensively into the SDK's vocabulary. */
 type Obj = Record<string, unknown>;
@@ -353,3 +383,38 @@ export function toVerification(data: Obj): BeneficiaryVerification {
     createdAt: date(data, 'created_at'),
   };
 }
+
+const SETTLEMENT_TRIGGERS: readonly SettlementTrigger[] = ['manual', 'daily', 'instant'];
+
+/** `data` of the settlement routes and of the settlement.* webhooks (these without `collections`). */
+export function toSettlement(data: Obj): Settlement {
+  return {
+    settlementId: required(data, 'settlement_id'),
+    merchantId: str(data, 'merchant_id'),
+    walletId: required(data, 'wallet_id'),
+    amount: required(data, 'amount'),
+    fees: str(data, 'fees') || '0.00',
+    tax: str(data, 'tax') || '0.00',
+    status: oneOf<PayoutStatus>(PAYOUT_STATUSES, str(data, 'state'), 'state'),
+    payoutId: str(data, 'payout_id'),
+    paymentMode: oneOf<PaymentMode>(PAYMENT_MODES, str(data, 'payment_mode'), 'payment_mode'),
+    utr: orNull(str(data, 'utr')),
+    trigger: oneOf(SETTLEMENT_TRIGGERS, str(data, 'trigger'), 'trigger'),
+    collectionCount: num(data, 'collection_count'),
+    collections:
+      data.collections === undefined || data.collections === null
+        ? null
+        : list(data.collections, 'collections').map((c) => ({
+            collectionId: required(c, 'collection_id'),
+            amount: required(c, 'amount'),
+            fee: str(c, 'fee') || '0.00',
+            tax: str(c, 'tax') || '0.00',
+            net: required(c, 'net'),
+          })),
+    createdAt: date(data, 'created_at'),
+    updatedAt: date(data, 'updated_at'),
+  };
+}
+
+/** `data` of GET /settlement/v1/history. */
+export const toSettlementHistory = (data: Obj): Settlement[] => list(data.settlements, 'settlements').map(toSettlement);

@@ -34,7 +34,7 @@ export interface PayrailOptions {
   timeoutMs?: number;
   retry?: RetryOptions;
   /**
-   * Requests per minute the client allows itself on each status endpoint (payout status, collection status),
+   * Requests per minute the client allows itself on each status endpoint (payout, collection, settlement status),
    * shared by every call of this client, so that `waitFor` loops stay within the server's limit. Default 200.
    */
   statusRequestsPerMinute?: number;
@@ -235,6 +235,8 @@ export type CollectionWaitTarget = 'final' | CollectionStatus | readonly Collect
 
 export type PayoutEventType = Exclude<Extract<WebhookEventType, `payout.${string}`>, 'payout.batch.completed'>;
 export type CollectionEventType = Extract<WebhookEventType, `collection.${string}`>;
+/** `settlement.initiated` … `settlement.refunded`: one per status of the settlement's payout. */
+export type SettlementEventType = Extract<WebhookEventType, `settlement.${string}`>;
 
 interface EventBase {
   /** The event id (`EV…`), also in the `webhook-id` header: deduplicate by it. */
@@ -248,7 +250,9 @@ export type PayoutEvent = EventBase & { type: PayoutEventType; kind: 'payout'; d
 export type CollectionEvent = EventBase & { type: CollectionEventType; kind: 'collection'; data: Collection };
 export type BatchEvent = EventBase & { type: 'payout.batch.completed'; kind: 'batch'; data: BatchCompleted };
 export type DepositEvent = EventBase & { type: 'deposit.credited'; kind: 'deposit'; data: Deposit };
-export type WebhookEvent = PayoutEvent | CollectionEvent | BatchEvent | DepositEvent;
+/** A settlement's status changed; `data.collections` is null (the event carries `collectionCount` only). */
+export type SettlementEvent = EventBase & { type: SettlementEventType; kind: 'settlement'; data: Settlement };
+export type WebhookEvent = PayoutEvent | CollectionEvent | BatchEvent | DepositEvent | SettlementEvent;
 
 /** `data` of `deposit.credited`: a bank transfer to the wallet's virtual account, credited once per UTR. */
 export interface Deposit {
@@ -395,4 +399,80 @@ export interface BeneficiaryVerification {
   bankName: string;
   utr: string;
   createdAt: Date;
+}
+
+// ---- settlements (docs/merchant/settlements.md) ----------------------------------------------------------------
+
+/** What started a settlement: you or an operator (`manual`), the daily run, or an instant settlement. */
+export type SettlementTrigger = 'manual' | 'daily' | 'instant';
+
+export interface SettlementInitiateInput {
+  /** The wallet whose collections are settled (one of yours). */
+  walletId: string;
+  /**
+   * Settle exactly this much (rupees); the settlement covers the oldest unsettled collections first, the last one
+   * possibly in part. Without it, everything settleable now. Less settleable than `amount`: `NothingToSettleError`.
+   */
+  amount?: Amount;
+}
+
+/** One collection a settlement covers, and the part of its net the settlement pays. */
+export interface SettlementCollection {
+  /** The collection's `txnId`. */
+  collectionId: string;
+  /** The collection's amount. */
+  amount: Amount;
+  /** The collection's fee this settlement deducts (`'0.00'` when an earlier settlement of it deducted it). */
+  fee: Amount;
+  /** GST on that fee. */
+  tax: Amount;
+  /** What this settlement pays of the collection. */
+  net: Amount;
+}
+
+/**
+ * Collections of one wallet, net of their fees, paid to your settlement account by an ordinary payout (`payoutId`,
+ * whose senderId is the `settlementId`). `status` is that payout's status: SUCCESS once the bank paid it, REFUNDED
+ * when it failed and the money went back to the wallet (its collections are then settleable again).
+ */
+export interface Settlement {
+  settlementId: string;
+  merchantId: string;
+  walletId: string;
+  /** Paid to the settlement account. */
+  amount: Amount;
+  /** The fees of the collections it covers (charged when they were credited, not again). */
+  fees: Amount;
+  /** GST on those fees. */
+  tax: Amount;
+  /** The status of the payout that pays it (the API's `state`). */
+  status: PayoutStatus;
+  payoutId: string;
+  /** IMPS up to 5,00,000, else NEFT. */
+  paymentMode: PaymentMode;
+  /** The bank reference of the transfer; null until the bank gives one. */
+  utr: string | null;
+  trigger: SettlementTrigger;
+  /** How many collections it covers. */
+  collectionCount: number;
+  /** The collections it covers: from `initiate` and `status`; null in `history` and in webhook events. */
+  collections: SettlementCollection[] | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface SettlementHistoryQuery {
+  /** IST calendar date `YYYY-MM-DD`, inclusive; default 30 days before `to`. */
+  from?: string;
+  /** IST calendar date `YYYY-MM-DD`, inclusive; default today. At most 92 days from `from`. */
+  to?: string;
+}
+
+/** `'final'`: SUCCESS or REFUNDED; `'outcome'`: SUCCESS, FAILED or REFUNDED; or a status, or a list of them. */
+export type SettlementWaitTarget = PayoutWaitTarget;
+
+export interface SettlementWaitOptions extends WaitOptionsBase {
+  /** Default `'final'`. */
+  until?: SettlementWaitTarget;
+  onChange?: (settlement: Settlement) => void;
 }

@@ -8,8 +8,15 @@ import {
 } from '@payrail/protocol';
 import type { Core } from './core.ts';
 import { ConfigurationError, WebhookVerificationError } from './errors.ts';
-import { ShapeError, toBatchCompleted, toCollection, toDeposit, toPayout } from './mapping.ts';
-import type { PayoutEventType, VerifyOptions, WebhookEvent, WebhookEventType, WebhookHeaders } from './types.ts';
+import { ShapeError, toBatchCompleted, toCollection, toDeposit, toPayout, toSettlement } from './mapping.ts';
+import type {
+  PayoutEventType,
+  SettlementEventType,
+  VerifyOptions,
+  WebhookEvent,
+  WebhookEventType,
+  WebhookHeaders,
+} from './types.ts';
 import { systemNow } from './clock.ts';
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -160,6 +167,9 @@ export async function verifyDelivery(
     const base = { id: eventId as string, createdAt, timestamp: signedAt === null ? createdAt : new Date(signedAt) };
     if (type === 'payout.batch.completed') return { ...base, type, kind: 'batch', data: toBatchCompleted(data) };
     if (type === 'deposit.credited') return { ...base, type, kind: 'deposit', data: toDeposit(data) };
+    if (type.startsWith('settlement.')) {
+      return { ...base, type: type as SettlementEventType, kind: 'settlement', data: toSettlement(data) };
+    }
     return type.startsWith('payout.')
       ? { ...base, type: type as PayoutEventType, kind: 'payout', data: toPayout(data) }
       : {

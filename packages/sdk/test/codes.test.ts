@@ -1,7 +1,19 @@
-import { CollectionCodes, Common, PayoutCodes, TokenCodes, type CodeDef } from '@payrail/protocol';
+import { CollectionCodes, Common, PayoutCodes, SettlementCodes, TokenCodes, type CodeDef } from '@payrail/protocol';
 import { describe, expect, it } from 'vitest';
-import { COLLECTION, CONFLICT_CODES, PAYOUT, TOKEN, toError, type ApiFamily } from '../src/classify.ts';
-import { ConflictError, DecryptionError, BankUnavailableError, RateLimitError, ServerError } from '../src/errors.ts';
+import { COLLECTION, CONFLICT_CODES, PAYOUT, SETTLEMENT, TOKEN, toError, type ApiFamily } from '../src/classify.ts';
+import {
+  AuthenticationError,
+  BankUnavailableError,
+  ConflictError,
+  DecryptionError,
+  InsufficientFundsError,
+  NoSettlementAccountError,
+  NothingToSettleError,
+  NotFoundError,
+  RateLimitError,
+  ServerError,
+  ValidationError,
+} from '../src/errors.ts';
 
 /**
  * Issue 17: the SDK's error classes are keyed by protocol's code table, and every refusal code of the table is
@@ -21,6 +33,7 @@ describe('SDK error classes come from protocol codes', () => {
   const families: [ApiFamily, Record<string, CodeDef>, Record<number, unknown>][] = [
     ['payout', PayoutCodes, PAYOUT],
     ['collection', CollectionCodes, COLLECTION],
+    ['settlement', SettlementCodes, SETTLEMENT],
     ['token', TokenCodes, TOKEN],
   ];
 
@@ -49,5 +62,25 @@ describe('SDK error classes come from protocol codes', () => {
     expect(refusal('collection', CollectionCodes.transitionNotAllowed)).toBeInstanceOf(ConflictError);
     expect(refusal('token', TokenCodes.tooManyFailures)).toBeInstanceOf(RateLimitError);
     expect(refusal('payout', Common.unavailable)).toBeInstanceOf(ServerError);
+  });
+
+  it('reads settlement codes in their own context: 4002 and 4016 are not what they are on payouts', () => {
+    const refusal = (family: ApiFamily, def: CodeDef) =>
+      toError({
+        family,
+        operation: 'settlements.initiate',
+        httpStatus: def.http,
+        code: def.code,
+        message: def.message,
+      });
+    expect(refusal('settlement', SettlementCodes.nothingToSettle)).toBeInstanceOf(NothingToSettleError);
+    expect(refusal('payout', PayoutCodes.insufficientBalance)).toBeInstanceOf(InsufficientFundsError);
+    expect(refusal('settlement', SettlementCodes.noSettlementAccount)).toBeInstanceOf(NoSettlementAccountError);
+    expect(refusal('settlement', SettlementCodes.otherMerchant)).toBeInstanceOf(NotFoundError);
+    expect(refusal('settlement', SettlementCodes.notFound)).toBeInstanceOf(NotFoundError);
+    expect(refusal('settlement', SettlementCodes.walletNotFound)).toBeInstanceOf(NotFoundError);
+    expect(refusal('settlement', SettlementCodes.walletIdMissing)).toBeInstanceOf(ValidationError);
+    expect(refusal('settlement', SettlementCodes.undecryptable)).toBeInstanceOf(DecryptionError);
+    expect(refusal('settlement', SettlementCodes.unauthorized)).toBeInstanceOf(AuthenticationError);
   });
 });

@@ -7,6 +7,7 @@ import { UsageError } from '../../exitCodes.ts';
 import { keyValues } from '../../output.ts';
 import { collectionView } from './collection.ts';
 import { payoutView } from './payout.ts';
+import { settlementView } from './settlement.ts';
 
 export function batchCompletedView(b: BatchCompleted): string {
   const byStatus = Object.entries(b.summary.byStatus)
@@ -107,7 +108,9 @@ export function webhookCommands(program: Command): void {
                       ['Remitter', event.data.remitterName],
                       ['Credited', event.data.creditedAt],
                     ])
-                  : collectionView(event.data),
+                  : event.kind === 'settlement'
+                    ? settlementView(event.data)
+                    : collectionView(event.data),
           ].join('\n'),
         );
       },
