@@ -1,34 +1,39 @@
-import { settlementEventType, toSettlementWire, type Settlement } from '../domain/settlement.ts';
+import { newId } from '../domain/ids.ts';
 import type { Payout } from '../domain/Payout.ts';
+import { settlementEventType, toSettlementWire, type Settlement } from '../domain/settlement.ts';
 import type { Queryable } from '../store/Database.ts';
-import { DepositRepository } from '../store/repositories/DepositRepository.ts';
 import { SettlementRepository } from '../store/repositories/SettlementRepository.ts';
-import { enqueueWebhook } from './WebhookOutbox.ts';
+import { WebhookRepository } from '../store/repositories/WebhookRepository.ts';
 
 /**
  * settlement.<state> events (docs/merchant/settlements.md), to the merchant's collection callback: the money came from
- * its collections. The object is the settlement as it is now, without its collections list.
+ * its collections. The object is the settlement as it is now, without its collections list. Two statements whatever
+ * their number (a daily run opens one settlement per merchant): the merchants' callbacks, then the outbox rows of
+ * `enqueueWebhook`, in the order given. No callback URL, no event.
  */
 export async function enqueueSettlementEvents(
   tx: Queryable,
   settlements: readonly Settlement[],
   now: Date,
 ): Promise<void> {
-  for (const s of settlements) {
-    const target = await DepositRepository.merchantWebhook(tx, s.merchantId);
-    await enqueueWebhook(
-      tx,
+  if (settlements.length === 0) return;
+  const targets = await SettlementRepository.merchantWebhooks(tx, [...new Set(settlements.map((s) => s.merchantId))]);
+  const events = settlements.flatMap((s) => {
+    const target = targets.get(s.merchantId);
+    if (!target?.url) return [];
+    return [
       {
+        id: newId('event', now.getTime()),
         merchantId: s.merchantId,
         subjectId: s.id,
         type: settlementEventType(s.state),
-        url: target?.url ?? null,
-        scheme: target?.scheme ?? 'v2',
-        object: toSettlementWire(s),
+        url: target.url,
+        scheme: target.scheme,
+        snapshot: JSON.stringify(toSettlementWire(s)),
       },
-      now,
-    );
-  }
+    ];
+  });
+  await WebhookRepository.insertMany(tx, events, now);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { PaymentMode, PayoutStatus } from '@payrail/protocol';
+import type { PaymentMode, PayoutStatus, Scheme } from '@payrail/protocol';
 import type {
   Settlement,
   SettlementAccount,
@@ -205,9 +205,7 @@ export const SettlementRepository = {
       `SELECT w.id FROM settlement_accounts a
          JOIN wallets w ON w.merchant_id = a.merchant_id
         WHERE a.schedule = 'instant' AND a.active_from <= $1
-          AND EXISTS (SELECT 1 FROM collections c
-                       WHERE c.wallet_id = w.id AND c.status = 'SUCCESS' AND c.settled < c.amount - c.fee - c.tax
-                         AND c.credited_at < $1)
+          AND EXISTS (SELECT 1 FROM settleable_collections q WHERE q.wallet_id = w.id AND q.credited_at < $1)
         ORDER BY w.id`,
       [before],
     );
@@ -253,6 +251,18 @@ export const SettlementRepository = {
       amount: r.r_amount === null ? 0n : BigInt(r.r_amount),
       refusal: r.r_refusal as OpenedSettlement['refusal'],
     }));
+  },
+
+  /** The merchants' collection callbacks (where settlement events go) and default schemes, by merchant. */
+  async merchantWebhooks(
+    q: Queryable,
+    merchantIds: readonly string[],
+  ): Promise<Map<string, { url: string | null; scheme: Scheme }>> {
+    const { rows } = await q.query<{ id: string; collection_callback_url: string | null; default_scheme: Scheme }>(
+      'SELECT id, collection_callback_url, default_scheme FROM merchants WHERE id = ANY ($1::text[])',
+      [merchantIds],
+    );
+    return new Map(rows.map((r) => [r.id, { url: r.collection_callback_url, scheme: r.default_scheme }]));
   },
 
   async findById(q: Queryable, id: string): Promise<Settlement | null> {
