@@ -18,6 +18,7 @@ import { operatorCommands } from './commands/operator/operator.ts';
 import { payoutsCommands } from './commands/operator/payouts.ts';
 import { reconCommands } from './commands/operator/recon.ts';
 import { serverCommands } from './commands/operator/server.ts';
+import { settlementsCommands } from './commands/operator/settlements.ts';
 import { walletCommands } from './commands/operator/wallet.ts';
 import { webhooksCommands } from './commands/operator/webhooks.ts';
 import { DEFAULT_URL } from './context.ts';
@@ -83,6 +84,7 @@ Examples:
   reconCommands(program);
   exceptionsCommands(program);
   invoicesCommands(program);
+  settlementsCommands(program);
   program.commandsGroup('Merchant commands (through the SDK):');
   tokenCommand(program);
   payoutCommands(program);
