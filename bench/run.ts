@@ -734,7 +734,7 @@ async function main() {
   // BENCH_ONLY=deposits: a camt.054 of 10,000 credits to virtual accounts applied as deposits (bench/deposits.ts).
   if (process.env.BENCH_ONLY === 'deposits') {
     const { benchDeposits, depositRows } = await import('./deposits.ts');
-    const rows = [['engine', 'scenario', 'ms', 'file', 'target', 'met']];
+    const rows = [['engine', 'scenario', 'ms', 'CPU ms (node + PG)', 'file', 'target', 'met']];
     for (const engine of engines) {
       const result = await benchDeposits(engine, {
         databaseUrl: process.env.BENCH_DATABASE_URL,

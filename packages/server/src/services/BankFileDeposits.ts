@@ -147,13 +147,14 @@ export class BankFileDeposits {
       duplicates,
       excepted: exceptions.length,
       refused,
-      wallets: distinct(created.map((c) => c.walletId)),
+      wallets: distinct(created.map((c) => c.deposit.walletId)),
       async credit(q: Queryable): Promise<void> {
-        const ids = created.map((c) => c.depositId);
-        await DepositRepository.creditMany(q, ids);
-        const deposits = await DepositRepository.findMany(q, ids);
+        await DepositRepository.creditMany(
+          q,
+          created.map((c) => c.deposit.id),
+        );
         const at = new Date(now);
-        const deliveries = deposits.flatMap((d) => {
+        const deliveries = created.flatMap(({ deposit: d }) => {
           const target = webhookOf.get(d.walletId);
           if (!target?.webhookUrl) return [];
           return [

@@ -138,6 +138,10 @@ describe.each(ENGINES)('deposits from bank files (%s)', (engine) => {
 
   it('credits a camt.054 credit to the virtual account in CdtrAcct once per UTR', async () => {
     const m = await createMerchant(t.url, 'File deposit');
+    const hook = await admin(t.url, 'PATCH', `/admin/v1/merchants/${m.merchant_id}`, {
+      collection_callback_url: 'http://127.0.0.1:9/hooks',
+    });
+    expect(hook.status).toBe(200);
     const va = await vaOf(m.wallet_id);
     const u = utr();
     const credit = {
@@ -164,6 +168,22 @@ describe.each(ENGINES)('deposits from bank files (%s)', (engine) => {
     expect(await drop(camt054([credit]))).toMatchObject({ kind: 'applied', entries: 1, refused: 0 });
     expect(await depositsOf(u)).toHaveLength(1);
     expect(await walletBalance(t.url, m.merchant_id, m.wallet_id)).toBe('1250.50');
+    // The merchant is told once, as for the other sources.
+    const [deposit] = await depositsOf(u);
+    const hooks = await t.db.query<{ snapshot: string }>(
+      "SELECT snapshot FROM webhook_deliveries WHERE type = 'deposit.credited' AND subject_id = $1",
+      [deposit?.id],
+    );
+    expect(hooks.rows).toHaveLength(1);
+    expect(JSON.parse(hooks.rows[0]?.snapshot as string)).toMatchObject({
+      deposit_id: deposit?.id,
+      wallet_id: m.wallet_id,
+      amount: '1250.50',
+      fees: '0.00',
+      utr: u,
+      source: 'bank_file',
+      remitter_ifsc: 'HDFC0000123',
+    });
     await expectLedgerOk(t.url);
   });
 

@@ -35,7 +35,11 @@ END $$;
 CREATE FUNCTION deposit_insert_many(
   p_ids text[], p_wallets text[], p_amounts int8[], p_utrs text[], p_vas text[], p_names text[], p_accounts text[],
   p_ifscs text[], p_credited_at timestamptz[], p_source text, p_gst_bp int4
-) RETURNS TABLE (out_ord int4, out_deposit text, out_wallet text, out_created boolean) LANGUAGE plpgsql AS $$
+) RETURNS TABLE (out_ord int4, out_created boolean, id text, utr text, merchant_id text, wallet_id text, amount int8,
+  fee int8, tax int8, virtual_account text, remitter_name text, remitter_account text, remitter_ifsc text,
+  source text, exception_id text, credited_at timestamptz, created_at timestamptz) LANGUAGE plpgsql AS $$
+-- The answer's columns are named as the deposit's: inside, a name is always the table's column.
+#variable_conflict use_column
 BEGIN
   WITH input AS (
     SELECT DISTINCT ON (u.utr) u.*
@@ -48,19 +52,23 @@ BEGIN
     SELECT i.id, i.utr, c.merchant_id, i.wallet, i.amount, c.fee, pricing_gst(c.fee, p_gst_bp), i.va, i.name,
            i.account, i.ifsc, p_source, i.credited_at
       FROM input i
-      -- A merchant without a plan (or whose plan does not price DEPOSIT) pays nothing: no function call for it.
-      CROSS JOIN LATERAL (
-        SELECT w.merchant_id,
-               CASE WHEN p.rules ? 'DEPOSIT' THEN deposit_fee(p.rules, i.amount, p_gst_bp) ELSE 0 END AS fee
-          FROM wallets w LEFT JOIN pricing_plans p ON p.merchant_id = w.merchant_id
-         WHERE w.id = i.wallet AND w.merchant_id IS NOT NULL) c
+      JOIN (SELECT w.id, w.merchant_id,
+                   -- A merchant without a plan (or whose plan does not price DEPOSIT) pays nothing: no call for it.
+                   p.rules ? 'DEPOSIT' AS priced, p.rules
+              FROM wallets w LEFT JOIN pricing_plans p ON p.merchant_id = w.merchant_id
+             WHERE w.merchant_id IS NOT NULL) w ON w.id = i.wallet
+      CROSS JOIN LATERAL (SELECT w.merchant_id,
+                                 CASE WHEN w.priced THEN deposit_fee(w.rules, i.amount, p_gst_bp) ELSE 0 END AS fee) c
      ORDER BY i.utr
     ON CONFLICT (utr) DO NOTHING;
 
-  -- Each element's deposit: created now when it carries this element's new id (ids are fresh), else the earlier one.
+  -- Each element's deposit as recorded: created now when it carries this element's new id (ids are fresh), else the
+  -- earlier one. Answered whole, so that the caller reads nothing again for the webhooks.
   RETURN QUERY
-    SELECT u.ord::int4, d.id, d.wallet_id, d.id = p_ids[u.ord]
-      FROM unnest(p_utrs) WITH ORDINALITY AS u (utr, ord)
+    SELECT u.ord::int4, d.id = u.id, d.id, d.utr, d.merchant_id, d.wallet_id, d.amount, d.fee, d.tax,
+           d.virtual_account, d.remitter_name, d.remitter_account, d.remitter_ifsc, d.source, d.exception_id,
+           d.credited_at, d.created_at
+      FROM unnest(p_ids, p_utrs) WITH ORDINALITY AS u (id, utr, ord)
       JOIN deposits d ON d.utr = u.utr
      ORDER BY u.ord;
 END $$;

@@ -109,13 +109,12 @@ export const DepositRepository = {
     deposits: readonly NewDeposit[],
     source: 'bank_file',
     gstBp: number,
-  ): Promise<{ depositId: string; walletId: string; created: boolean }[]> {
+  ): Promise<{ deposit: Deposit; created: boolean }[]> {
     if (deposits.length === 0) return [];
     const col = <T>(f: (d: NewDeposit) => T) => deposits.map(f);
-    const { rows } = await q.query<{ out_ord: number; out_deposit: string; out_wallet: string; out_created: boolean }>(
-      `SELECT out_ord, out_deposit, out_wallet, out_created
-         FROM deposit_insert_many($1::text[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::text[],
-           $8::text[], $9::timestamptz[], $10, $11)`,
+    const { rows } = await q.query<Row & { out_ord: number; out_created: boolean }>(
+      `SELECT * FROM deposit_insert_many($1::text[], $2::text[], $3::int8[], $4::text[], $5::text[], $6::text[],
+         $7::text[], $8::text[], $9::timestamptz[], $10, $11)`,
       [
         col((d) => d.id),
         col((d) => d.walletId),
@@ -130,20 +129,13 @@ export const DepositRepository = {
         gstBp,
       ],
     );
-    return rows.map((r) => ({ depositId: r.out_deposit, walletId: r.out_wallet, created: r.out_created }));
+    return rows.map((r) => ({ deposit: toDeposit(r), created: r.out_created }));
   },
 
   /** The ledger entries (credit, fee, GST) of deposits recorded by insertMany; the caller holds their wallets. */
   async creditMany(q: Queryable, depositIds: readonly string[]): Promise<void> {
     if (depositIds.length === 0) return;
     await q.query('SELECT deposit_ledger_many($1::text[])', [depositIds]);
-  },
-
-  /** The deposits of `ids` (a file's new ones, for their webhooks). */
-  async findMany(q: Queryable, ids: readonly string[]): Promise<Deposit[]> {
-    if (ids.length === 0) return [];
-    const { rows } = await q.query<Row>('SELECT * FROM deposits WHERE id = ANY($1::text[]) ORDER BY id', [ids]);
-    return rows.map(toDeposit);
   },
 
   /** The deposits already credited with any of `utrs`. */
