@@ -55,6 +55,8 @@ export async function benchSettlements(
     PAYRAIL_ADMIN_TOKEN: ADMIN_TOKEN,
     // The scheduler stays idle: the bench runs the pass itself.
     PAYRAIL_SETTLEMENT_SCAN_MS: '86400000',
+    // The seed writes 500,000 rows in one transaction: longer than a statement may take in production.
+    PAYRAIL_DB_STATEMENT_TIMEOUT_MS: '0',
     ...(engine === 'postgres' ? { DATABASE_URL: storage } : { PAYRAIL_DATA_DIR: storage }),
   });
   const server = await createServer(config, { logger: pino({ level: 'silent' }), noWorker: true, clock });

@@ -1,12 +1,13 @@
 import { isId } from '@payrail/protocol';
 import { dateOf, type Clock } from '../clock.ts';
 import { newId } from '../domain/ids.ts';
-import { istDay, istMonth } from '../domain/istPeriod.ts';
+import { istDay, istDayStartOf, istMonth } from '../domain/istPeriod.ts';
 import { DEFAULT_STATUS_MESSAGE } from '../domain/payoutStateMachine.ts';
 import {
   ACCOUNT_CHANGE_HOLD_MS,
   dailyRunDue,
   dailyWindowEnd,
+  isBankingDay,
   IMPS_MAX_PAISE,
   type Settlement,
   type SettlementAccount,
@@ -136,8 +137,16 @@ export class SettlementService {
    */
   async runDue(): Promise<RunResult> {
     const now = dateOf(this.clock);
-    const scheduled = await SettlementRepository.scheduled(this.db);
-    const due = scheduled.filter((a) => dailyRunDue(a, now, this.holidays)).map((a) => a.merchantId);
+    const today = istDay(now);
+    const candidates = isBankingDay(today, this.holidays)
+      ? await SettlementRepository.dailyCandidates(
+          this.db,
+          today,
+          Math.floor((now.getTime() - istDayStartOf(now).getTime()) / 60_000),
+          now,
+        )
+      : [];
+    const due = candidates.filter((a) => dailyRunDue(a, now, this.holidays)).map((a) => a.merchantId);
     const result: RunResult = { settlements: [], refused: [] };
     if (due.length > 0) {
       const daily = await this.db.transaction(async (tx) => {
@@ -154,7 +163,7 @@ export class SettlementService {
       result.settlements.push(...daily.settlements);
       result.refused.push(...daily.refused);
     }
-    if (scheduled.some((a) => a.schedule === 'instant')) {
+    if (await SettlementRepository.anyInstant(this.db)) {
       const wallets = await SettlementRepository.instantWallets(this.db, now);
       const instant = await this.open(
         wallets.map((walletId) => ({ walletId, cap: null })),

@@ -181,12 +181,25 @@ export const SettlementRepository = {
     return rows.map((r) => r.merchant_id).sort();
   },
 
-  /** The accounts on a schedule (daily or instant): few compared with merchants, read whole by each pass. */
-  async scheduled(q: Queryable): Promise<SettlementAccount[]> {
+  /**
+   * The daily accounts whose run may be due at `now` (IST day `day`, minute of the day `minute`): not run today, its
+   * time come, not held. Each pass asks this (every few seconds on every instance), so it reads only those rows.
+   */
+  async dailyCandidates(q: Queryable, day: string, minute: number, now: Date): Promise<SettlementAccount[]> {
     const { rows } = await q.query<AccountRow>(
-      `SELECT * FROM settlement_accounts WHERE schedule <> 'manual' ORDER BY merchant_id`,
+      `SELECT * FROM settlement_accounts
+        WHERE schedule = 'daily' AND at_minute <= $2 AND active_from <= $3
+          AND (last_run_day IS NULL OR last_run_day < $1)
+        ORDER BY merchant_id`,
+      [day, minute, now],
     );
     return rows.map(toAccount);
+  },
+
+  /** Whether any merchant settles instantly (a pass looks for their collections only then). */
+  async anyInstant(q: Queryable): Promise<boolean> {
+    const { rows } = await q.query("SELECT 1 FROM settlement_accounts WHERE schedule = 'instant' LIMIT 1");
+    return rows.length > 0;
   },
 
   /** The merchants' wallets, in id order. */
