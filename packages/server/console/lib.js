@@ -179,11 +179,11 @@ export function ModeMarker({ mode }) {
   >`;
 }
 
-/** Where an identifier leads: MR merchant, WL wallet, PT payout, CT collection. */
+/** Where an identifier leads: MR merchant, WL wallet, PT payout, CT collection, ST settlement. */
 export function routeForId(id) {
   const value = id.trim();
   const prefix = value.slice(0, 2).toUpperCase();
-  const routes = { MR: 'merchants', WL: 'wallets', PT: 'payouts', CT: 'collections' };
+  const routes = { MR: 'merchants', WL: 'wallets', PT: 'payouts', CT: 'collections', ST: 'settlements' };
   return routes[prefix] && value.length === 28 ? `#/${routes[prefix]}/${value.toUpperCase()}` : null;
 }
 

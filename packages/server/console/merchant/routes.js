@@ -10,6 +10,8 @@ import { Invoices } from './Invoices.js';
 import { Overview } from './Overview.js';
 import { PayoutPage } from './PayoutPage.js';
 import { Payouts } from './Payouts.js';
+import { SettlementPage } from './SettlementPage.js';
+import { Settlements } from './Settlements.js';
 import { Statement } from './Statement.js';
 import { Webhooks } from './Webhooks.js';
 
@@ -19,6 +21,7 @@ export const merchantNav = [
   ['#/payouts', 'Payouts'],
   ['#/batches', 'Batches'],
   ['#/collections', 'Collections'],
+  ['#/settlements', 'Settlements'],
   ['#/webhooks', 'Webhooks'],
   ['#/invoices', 'Invoices'],
 ];
@@ -33,6 +36,8 @@ export const merchantRoutes = [
   [new RegExp(`^/batches/(${BATCH_ID})$`), BatchPage],
   [/^\/collections$/, Collections],
   [/^\/collections\/(CT[0-9A-Z]{26})$/, CollectionPage],
+  [/^\/settlements$/, Settlements],
+  [/^\/settlements\/(ST[0-9A-Z]{26})$/, SettlementPage],
   [/^\/webhooks$/, Webhooks],
   [/^\/invoices$/, Invoices],
   [/^\/invoices\/(IV[0-9A-Z]{26})$/, InvoicePage],

@@ -1,6 +1,6 @@
-// One merchant for the operator: its facts, wallets and pricing plan (set by finance); admins suspend or reactivate
-// it, rotate its keys and webhook secret, open wallets, and set its limits, UPI details, beneficiary verification and
-// default scheme.
+// One merchant for the operator: its facts, wallets, pricing plan and settlement (set by finance); admins suspend or
+// reactivate it, rotate its keys and webhook secret, open wallets, and set its limits, UPI details, beneficiary
+// verification and default scheme.
 import {
   ActionButton,
   ActionForm,
@@ -19,6 +19,7 @@ import {
 import { can } from './can.js';
 import { CredentialsOnce } from './CredentialsOnce.js';
 import { idLink } from './idLink.js';
+import { MerchantSettlement } from './MerchantSettlement.js';
 import { PricingPlan } from './PricingPlan.js';
 
 const enc = encodeURIComponent;
@@ -97,6 +98,7 @@ export function MerchantDetail({ session, params: [id] }) {
           ]}
         />
         <${PricingPlan} session=${session} merchantId=${id} />
+        <${MerchantSettlement} session=${session} merchantId=${id} wallets=${d.wallets} onSettled=${m.reload} />
         ${
           admin &&
           html`<h2>Limits and settings</h2>

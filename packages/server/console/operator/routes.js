@@ -23,6 +23,8 @@ import { PayoutDetail } from './PayoutDetail.js';
 import { Payouts } from './Payouts.js';
 import { Reconciliation } from './Reconciliation.js';
 import { ReconciliationRun } from './ReconciliationRun.js';
+import { SettlementDetail } from './SettlementDetail.js';
+import { Settlements } from './Settlements.js';
 import { Wallet } from './Wallet.js';
 import { Webhooks } from './Webhooks.js';
 
@@ -37,6 +39,7 @@ export function operatorNav(role) {
     ['#/payouts', 'Payouts'],
     ['#/batches', 'Batches'],
     ['#/collections', 'Collections'],
+    ['#/settlements', 'Settlements'],
     ['#/webhooks', 'Webhooks'],
     ['#/approvals', 'Approvals'],
     ['#/exceptions', 'Exceptions', OpenExceptionsCount],
@@ -62,6 +65,8 @@ export const operatorRoutes = [
   [new RegExp(`^/batches/(MR[0-9A-Z]{26})/(${BATCH_ID})$`), BatchPage],
   [/^\/collections$/, Collections],
   [/^\/collections\/(CT[0-9A-Z]{26})$/, CollectionDetail],
+  [/^\/settlements$/, Settlements],
+  [/^\/settlements\/(ST[0-9A-Z]{26})$/, SettlementDetail],
   [/^\/webhooks$/, Webhooks],
   [/^\/approvals$/, Approvals],
   [/^\/exceptions$/, Exceptions],
