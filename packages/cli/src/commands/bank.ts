@@ -58,7 +58,7 @@ export function bankCommands(program: Command): void {
         'remitter not allowed)',
     )
     .option('--dir <dir>', 'the bank-file folder (PAYRAIL_BANKFILE_DIR)')
-    .requiredOption('--virtual-account <number>', "the wallet's virtual account number (payrail wallets show)")
+    .requiredOption('--virtual-account <number>', "the wallet's virtual account number (payrail wallet show WALLET_ID)")
     .requiredOption('--amount <rupees>', 'the amount in rupees, like 1500 or 1500.50')
     .option('--utr <utr>', 'the bank reference (UTR); a new one is generated when not given')
     .option('--remitter-name <name>', "the remitter's name")
