@@ -20,10 +20,12 @@ async function main() {
   await runServer(
     config,
     ({ generatedAdminToken }) => {
+      // Set on the start that created the token file only: later starts print where it is, not the token.
       if (!generatedAdminToken) return;
       // Shown on the terminal, deliberately not through the logger, so it never lands in shipped logs.
       process.stderr.write(
-        `\nAdmin token (kept in ${join(config.dataDir, 'admin-token')}): ${generatedAdminToken}\n` +
+        `\nAdmin token (kept in ${join(config.dataDir, 'admin-token')}, shown on this first start only): ` +
+          `${generatedAdminToken}\n` +
           `Set PAYRAIL_ADMIN_TOKEN to choose your own.\n\n`,
       );
     },

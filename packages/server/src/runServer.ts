@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { createServer } from './server.ts';
@@ -7,8 +8,13 @@ export interface Started {
   address: string;
   mode: Config['mode'];
   engine: string;
-  /** Set when the admin token was generated (not configured), so the caller can show it on the terminal. */
+  /**
+   * The generated admin token, set only on the start that created its file (the first one), so that the caller
+   * shows it on the terminal once; later starts say where it is (adminTokenFile).
+   */
   generatedAdminToken?: string;
+  /** Where the generated admin token is kept; unset when PAYRAIL_ADMIN_TOKEN is configured. */
+  adminTokenFile?: string;
 }
 
 /**
@@ -37,7 +43,8 @@ export async function runServer(
     address,
     mode: config.mode,
     engine: server.db.engine,
-    ...(server.adminTokenGenerated ? { generatedAdminToken: server.generatedAdminToken } : {}),
+    ...(server.adminTokenGenerated ? { adminTokenFile: join(config.dataDir, 'admin-token') } : {}),
+    ...(server.adminTokenCreated ? { generatedAdminToken: server.generatedAdminToken } : {}),
   };
   say(listeningLine(config, started));
   onStarted(started);

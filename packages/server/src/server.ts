@@ -92,8 +92,13 @@ export interface PayrailServer {
    * caller may show it; a configured token is not kept, only its hash.
    */
   generatedAdminToken?: string;
-  /** True when the admin token was generated (not configured), so the caller may show it. */
+  /** True when the admin token was generated (not configured), so the caller may say where it is. */
   adminTokenGenerated: boolean;
+  /**
+   * True when this start wrote the token file (the first start of the data directory, or one after the file was
+   * removed): the only start that shows the token itself; later ones say where it is.
+   */
+  adminTokenCreated: boolean;
   worker: Worker;
   /** Where a bank connector's notification handler reports outcomes (docs/internals/connector-interface.md). */
   bankNotifications: BankNotifications;
@@ -149,17 +154,21 @@ function buildConnectors(
 }
 
 /** The admin token: configured, or generated once and kept in the data directory. */
-async function resolveAdminToken(config: Config): Promise<{ token: string; generated: boolean }> {
-  if (config.adminToken) return { token: config.adminToken, generated: false };
+async function resolveAdminToken(config: Config): Promise<{ token: string; generated: boolean; created: boolean }> {
+  if (config.adminToken) return { token: config.adminToken, generated: false, created: false };
   const path = join(config.dataDir, 'admin-token');
   const existing = (await readFile(path, 'utf8').catch(() => '')).trim();
-  if (existing) return { token: existing, generated: true };
+  if (existing) return { token: existing, generated: true, created: false };
   await mkdir(config.dataDir, { recursive: true });
   const token = `padm_${generateSecretToken()}`;
-  await writeFile(path, `${token}\n`, { mode: 0o600, flag: 'wx' }).catch(async (err) => {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  });
-  return { token: (await readFile(path, 'utf8')).trim(), generated: true };
+  const created = await writeFile(path, `${token}\n`, { mode: 0o600, flag: 'wx' }).then(
+    () => true,
+    (err) => {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      return false;
+    },
+  );
+  return { token: (await readFile(path, 'utf8')).trim(), generated: true, created };
 }
 
 /** Composition root: builds the services once and hands them to the HTTP app and the background jobs. */
@@ -435,6 +444,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     config,
     ...(admin.generated ? { generatedAdminToken: admin.token } : {}),
     adminTokenGenerated: admin.generated,
+    adminTokenCreated: admin.created,
     worker,
     bankNotifications,
     collectionNotifications,

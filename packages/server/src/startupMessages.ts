@@ -23,17 +23,17 @@ export function preparingLine(config: Config): string {
   // ensurePgliteCluster initialises a cluster only when PG_VERSION is missing.
   return existsSync(join(config.dataDir, 'pgdata', 'PG_VERSION'))
     ? `Opening the embedded database in ${dir}…`
-    : `Preparing the embedded database in ${dir} (first start only, usually 20–60 s)…`;
+    : `Preparing the embedded database in ${dir} (first start only: creating it and applying the migrations, 10–60 s on an idle machine, longer on a busy one)…`;
 }
 
 /** Where to go next: the API, the console, and where the admin token is. */
 export function listeningLine(
   config: Config,
-  started: { address: string; mode: string; engine: string; generatedAdminToken?: string },
+  started: { address: string; mode: string; engine: string; adminTokenFile?: string },
 ): string {
   const base = (config.publicUrl ?? started.address).replace(/\/+$/, '');
-  const token = started.generatedAdminToken
-    ? `in ${shownPath(join(config.dataDir, 'admin-token'))} (or set PAYRAIL_ADMIN_TOKEN)`
+  const token = started.adminTokenFile
+    ? `in ${shownPath(started.adminTokenFile)} (or set PAYRAIL_ADMIN_TOKEN)`
     : 'PAYRAIL_ADMIN_TOKEN (as configured)';
   return (
     `Payrail listening on ${started.address} (${started.mode} mode, ${started.engine}) — ` +

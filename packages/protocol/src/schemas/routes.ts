@@ -354,6 +354,7 @@ const consoleRoutes = {
     querystring: A.settlementFormatQuery,
     response: { 200: A.settlementView },
   },
+  'GET /': { response: { 302: { description: 'Redirect to the console (/console)', type: 'null' } } },
   'GET /console': { response: { 200: textBody('text/html: the console') } },
   'GET /console/': { response: { 301: { description: 'Redirect to /console', type: 'null' } } },
   'GET /console/assets/*': {

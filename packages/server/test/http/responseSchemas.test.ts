@@ -490,6 +490,9 @@ describe('every route answers what its protocol schema says', () => {
     ok(await http(url, 'GET', '/console'));
     const redirect = await fetch(`${url}/console/`, { redirect: 'manual' });
     expect(redirect.status).toBe(301);
+    // The server's address opened in a browser lands on the console (issue 32).
+    const root = await fetch(`${url}/`, { redirect: 'manual' });
+    expect([root.status, root.headers.get('location')]).toEqual([302, '/console']);
     ok(await http(url, 'GET', '/console/assets/app.js'));
 
     // ---- Operations -----------------------------------------------------------------------------------------

@@ -127,6 +127,9 @@ export function consoleStaticRoutes(app: FastifyInstance) {
     return body(request, reply, page);
   });
   app.get('/console/', hidden(R['GET /console/']), async (_request, reply) => reply.redirect('/console', 301));
+  // A person who opens the server's address in a browser lands on the console (302: the root may serve something
+  // else one day). Straight to /console, which /console/ redirects to anyway.
+  app.get('/', hidden(R['GET /']), async (_request, reply) => reply.redirect('/console', 302));
 
   app.get<RouteRequest<'GET /console/assets/*'>>(
     '/console/assets/*',
