@@ -186,6 +186,11 @@ export class SettlementService {
     return SettlementRepository.page(this.db, query);
   }
 
+  /** The collections of each settlement, in one read (a list answers settlements with their collections). */
+  itemsOf(ids: readonly string[]): Promise<Map<string, SettlementItem[]>> {
+    return SettlementRepository.itemsOf(this.db, ids);
+  }
+
   items(id: string): Promise<SettlementItem[]> {
     return SettlementRepository.items(this.db, id);
   }

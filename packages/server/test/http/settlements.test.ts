@@ -140,7 +140,8 @@ describe.each(ENGINES)('settlements on %s', (engine) => {
 
   it('keeps liens and the reserve out of a settlement', async () => {
     const p = await collector();
-    await setAccount(p, { reserve_percent: '10', reserve_days: 7 });
+    // Without reserve_days the reserve holds 7 days of collections.
+    expect((await setAccount(p, { reserve_percent: '10' })).body).toMatchObject({ reserve_days: 7 });
     await collect(p, '1000.00'); // nets 997.64; the reserve holds 99.77 (rounded up)
     const lien = await admin(t.url, 'POST', `/admin/v1/wallets/${p.merchant.wallet_id}/liens`, {
       amount: '100.00',
@@ -169,7 +170,9 @@ describe.each(ENGINES)('settlements on %s', (engine) => {
     const history = await b.client.get('/settlement/v1/history');
     expect(history.data).toEqual({ settlements: [] });
     const own = await a.client.get('/api/settlement/v1/history');
-    expect((own.data as { settlements: Row[] }).settlements.map((x) => x.settlement_id)).toEqual([s.settlement_id]);
+    expect((own.data as { settlements: Row[] }).settlements).toMatchObject([
+      { settlement_id: s.settlement_id, collection_count: 1, collections: [{ net: '7.64' }] },
+    ]);
     expect((await a.client.get('/settlement/v1/history?from=2026-13-01')).body.resp_code).toBe(4017);
   });
 
@@ -182,7 +185,7 @@ describe.each(ENGINES)('settlements on %s', (engine) => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.settlement_id as string;
     const list = await admin(t.url, 'GET', `/admin/v1/settlements?merchant_id=${p.merchant.merchant_id}`);
-    expect((list.body.data as Row[]).map((x) => x.settlement_id)).toEqual([id]);
+    expect(list.body.data).toMatchObject([{ settlement_id: id, collections: [{ collection_id: c, net: '97.64' }] }]);
     const csv = await fetch(`${t.url}/admin/v1/settlements/${id}?format=csv`, {
       headers: { authorization: `Bearer ${t.config.adminToken as string}` },
     });
@@ -221,7 +224,8 @@ describe.each(ENGINES)('settlements on %s', (engine) => {
   it('runs daily: collections up to the previous midnight IST (23:59:59 in, 00:00:00 not), banking days only; a failed settlement is covered again the next day', async () => {
     const p = await collector();
     const failing = await collector();
-    expect((await setAccount(p, { schedule: 'daily', at: '11:00' })).status).toBe(200);
+    // A daily schedule without `at` runs at 11:00 IST.
+    expect((await setAccount(p, { schedule: 'daily' })).body).toMatchObject({ schedule: 'daily', at: '11:00' });
     expect(
       (await setAccount(failing, { schedule: 'daily', at: '11:00', account_number: SANDBOX.failure })).status,
     ).toBe(200);

@@ -29,13 +29,18 @@ export const settlementAccountBody = {
     at: {
       type: 'string',
       pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
-      description: 'daily only, required there: the IST time of the run (HH:MM)',
+      description: 'daily: the IST time of the run (HH:MM; 11:00 when absent); other schedules ignore it',
     },
     reserve_percent: {
       oneOf: [{ type: 'string', pattern: '^[0-9]{1,3}(\\.[0-9]{1,2})?$' }, { type: 'number' }],
       description: 'Percent (0–100, two decimals at most) of the last reserve_days days of collections kept back',
     },
-    reserve_days: { type: 'integer', minimum: 0, maximum: 365 },
+    reserve_days: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 365,
+      description: 'How many days of collections the reserve holds (7 when a reserve_percent comes without it)',
+    },
   },
 } as const;
 

@@ -44,7 +44,8 @@ export function readSettlements(deps: { settlements: SettlementService }) {
           ),
         ),
       );
-      return { ...page, data: page.data.map((s) => toSettlementWire(s)) };
+      const items = await deps.settlements.itemsOf(page.data.map((s) => s.id));
+      return { ...page, data: page.data.map((s) => toSettlementWire(s, items.get(s.id) ?? [])) };
     },
 
     /** One settlement with its collections, or its report (`format=csv`); 404 for none or another merchant's. */

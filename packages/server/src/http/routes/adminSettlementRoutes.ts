@@ -34,6 +34,10 @@ export function settlementAccountView(a: SettlementAccount) {
 
 const errors = { ...adminErrorResponses, 422: adminError };
 
+/** A daily schedule without `at` runs at 11:00 IST; a reserve without `reserve_days` holds 7 days of collections. */
+const DEFAULT_DAILY_AT_MINUTE = 11 * 60;
+const DEFAULT_RESERVE_DAYS = 7;
+
 /**
  * Settlements (docs/operator/settlements.md): the merchant's settlement account and schedule (finance, audited), the
  * settlements with their report, a manual settlement by an operator, and a scheduled pass run now.
@@ -58,18 +62,16 @@ export function adminSettlementRoutes(app: FastifyInstance, deps: { settlements:
     async (request) => {
       const body = request.body;
       const schedule = body.schedule ?? 'manual';
-      let atMinute: number | null = null;
-      if (schedule === 'daily') {
-        if (body.at === undefined) throw AdminError.invalid('at is required with schedule daily (HH:MM, IST)');
-        atMinute = parseDailyAt(body.at);
-        if (atMinute === null) throw AdminError.invalid('at must be a time of day like "11:00" (IST)');
-      } else if (body.at !== undefined) {
-        throw AdminError.invalid('at is only for schedule daily');
-      }
+      // `at` is the daily run's time (11:00 IST when absent, the provider's "T+1 11:00"); other schedules ignore it.
+      const at = body.at === undefined ? null : parseDailyAt(body.at);
+      if (body.at !== undefined && at === null) throw AdminError.invalid('at must be a time of day like "11:00" (IST)');
+      const atMinute = schedule === 'daily' ? (at ?? DEFAULT_DAILY_AT_MINUTE) : null;
       const reserveBp = body.reserve_percent === undefined ? 0 : parseReservePercent(body.reserve_percent);
       if (reserveBp === null) throw AdminError.invalid('reserve_percent must be 0 to 100 with at most two decimals');
-      const reserveDays = body.reserve_days ?? 0;
-      if (reserveBp > 0 && reserveDays === 0) throw AdminError.invalid('reserve_days is required with reserve_percent');
+      if (reserveBp > 0 && body.reserve_days === 0) {
+        throw AdminError.invalid('reserve_days must be at least 1 with a reserve_percent');
+      }
+      const reserveDays = body.reserve_days ?? DEFAULT_RESERVE_DAYS;
       const outcome = await deps.settlements.setAccount(request.params.merchant_id, {
         accountNumber: body.account_number,
         ifsc: body.ifsc.toUpperCase(),

@@ -146,8 +146,9 @@ export function settlementRoutes(app: FastifyInstance, deps: Deps) {
         to,
         limit: MAX_HISTORY_ITEMS,
       });
+      const items = await deps.settlements.itemsOf(settlements.map((s) => s.id));
       return sendEnvelope(request, reply, SettlementCodes.historyFetched, {
-        settlements: settlements.map((s) => toSettlementWire(s)),
+        settlements: settlements.map((s) => toSettlementWire(s, items.get(s.id) ?? [])),
       });
     },
   );

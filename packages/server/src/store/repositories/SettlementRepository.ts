@@ -317,6 +317,35 @@ export const SettlementRepository = {
     }));
   },
 
+  /** `items` of several settlements in one statement, by settlement (a page of a list answers them all). */
+  async itemsOf(q: Queryable, settlementIds: readonly string[]): Promise<Map<string, SettlementItem[]>> {
+    const out = new Map<string, SettlementItem[]>(settlementIds.map((id) => [id, []]));
+    if (settlementIds.length === 0) return out;
+    const { rows } = await q.query<{
+      settlement_id: string;
+      collection_id: string;
+      amount: bigint;
+      fee: bigint;
+      tax: bigint;
+      net: bigint;
+    }>(
+      `SELECT i.settlement_id, i.collection_id, i.amount, i.fee, i.tax, i.net
+         FROM settlement_items i JOIN collections c ON c.id = i.collection_id
+        WHERE i.settlement_id = ANY ($1::text[]) ORDER BY i.settlement_id, c.credited_at, c.id`,
+      [settlementIds],
+    );
+    for (const r of rows) {
+      out.get(r.settlement_id)?.push({
+        collectionId: r.collection_id,
+        amount: BigInt(r.amount),
+        fee: BigInt(r.fee),
+        tax: BigInt(r.tax),
+        net: BigInt(r.net),
+      });
+    }
+    return out;
+  },
+
   /** Newest first (ids are time-ordered), filtered, one page. */
   async page(q: Queryable, query: SettlementPageQuery): Promise<Settlement[]> {
     const where: string[] = [];
