@@ -50,6 +50,8 @@ import { benchTokens, tokenTable } from './tokenBench.ts';
  * BENCH_ONLY=bankfile (cutting a pain.001 and applying a camt.054 of bench/bankfile.ts; BENCH_BANKFILE_PAYOUTS),
  * BENCH_ONLY=deposits (a camt.054 of 10,000 credits to virtual accounts applied as deposits, bench/deposits.ts;
  * BENCH_DEPOSITS, BENCH_DEPOSIT_WALLETS),
+ * BENCH_ONLY=settlements (a daily settlement run of bench/settlements.ts; BENCH_SETTLEMENT_MERCHANTS,
+ * BENCH_SETTLEMENT_COLLECTIONS),
  * BENCH_ONLY=camt054 (a 60 MB camt.054 through a real server's inbox, bench/camt054Inbox.ts; BENCH_CAMT054_MB,
  * BENCH_CAMT054_PAYOUTS),
  * BENCH_ONLY=upstream (the upstream connector beside the sandbox one, bench/upstream.ts; BENCH_UPSTREAM=0 leaves it out
@@ -741,6 +743,20 @@ async function main() {
         log: (m) => log(engine, m),
       });
       rows.push(...depositRows(engine, result));
+    }
+    process.stdout.write(`\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
+    return;
+  }
+  // BENCH_ONLY=settlements: a daily settlement run of 10,000 merchants and 100,000 collections (bench/settlements.ts).
+  if (process.env.BENCH_ONLY === 'settlements') {
+    const { benchSettlements, settlementRows } = await import('./settlements.ts');
+    const rows = [['engine', 'scenario', 'ms', 'settled', 'target', 'met']];
+    for (const engine of engines) {
+      const result = await benchSettlements(engine, {
+        databaseUrl: process.env.BENCH_DATABASE_URL,
+        log: (m) => log(engine, m),
+      });
+      rows.push(...settlementRows(engine, result));
     }
     process.stdout.write(`\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
     return;
