@@ -100,6 +100,11 @@ describe.each(ENGINES)('settlements on %s', (engine) => {
       { collection_id: c2, amount: '50.00', fee: '2.00', tax: '0.36', net: '47.64' },
     ]);
     expect(await balance(p)).toMatchObject({ balance: '0.00' });
+    // The wallet's statement names the settlement on its payout's line.
+    const statement = await admin(t.url, 'GET', `/admin/v1/wallets/${p.merchant.wallet_id}/statement`);
+    expect((statement.body.entries as Row[]).filter((e) => e.kind === 'payout_debit')).toMatchObject([
+      { amount: '-145.28', reference: s.settlement_id, payout_id: s.payout_id },
+    ]);
 
     // An ordinary payout with the settlement as its sender_id; the settlement follows it.
     const payout = await waitForStatus(t.url, s.payout_id as string, 'SUCCESS');

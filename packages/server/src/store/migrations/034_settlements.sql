@@ -266,9 +266,10 @@ BEGIN
                                                ELSE p_delay_neft_ms END) / 1000)
       FROM unnest(v_payout, v_amount, v_refusal) AS d (pid, amount, refusal) WHERE d.refusal IS NULL;
   -- The ledger trigger applies each debit to its wallet (locked above); its CHECK (balance >= 0) stays the last word.
-  INSERT INTO ledger_entries (wallet_id, kind, amount, balance_after, payout_id)
-    SELECT d.wallet, 'payout_debit', -d.amount, 0, d.pid
-      FROM unnest(v_wallet, v_payout, v_amount, v_refusal) WITH ORDINALITY AS d (wallet, pid, amount, refusal, o)
+  -- The settlement is named on its line of the wallet's statement (`reference`).
+  INSERT INTO ledger_entries (wallet_id, kind, amount, balance_after, payout_id, reference)
+    SELECT d.wallet, 'payout_debit', -d.amount, 0, d.pid, d.id
+      FROM unnest(v_wallet, v_payout, v_id, v_amount, v_refusal) WITH ORDINALITY AS d (wallet, pid, id, amount, refusal, o)
      WHERE d.refusal IS NULL ORDER BY d.o;
 
   RETURN QUERY SELECT d.wallet, d.id, d.amount, d.refusal
