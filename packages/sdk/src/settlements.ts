@@ -101,8 +101,8 @@ export class Settlements {
 
   /**
    * Your settlements created from `from` to `to` (IST calendar dates `YYYY-MM-DD`, both inclusive; default the last
-   * 30 days; at most 92 days), newest first, at most 1,000. Each without its `collections` (null): `status()` has
-   * them. A bad date or range is a `ValidationError` (4017).
+   * 30 days; at most 92 days), newest first, at most 1,000, each with the collections it covers. A bad date or range
+   * is a `ValidationError` (4017).
    */
   async history(query: SettlementHistoryQuery = {}, options: CallOptions = {}): Promise<Settlement[]> {
     const operation = 'settlements.history';

@@ -455,7 +455,7 @@ export interface Settlement {
   trigger: SettlementTrigger;
   /** How many collections it covers. */
   collectionCount: number;
-  /** The collections it covers: from `initiate` and `status`; null in `history` and in webhook events. */
+  /** The collections it covers: from `initiate`, `status` and `history`; null in webhook events (`collectionCount`). */
   collections: SettlementCollection[] | null;
   createdAt: Date;
   updatedAt: Date;

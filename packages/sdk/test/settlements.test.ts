@@ -114,10 +114,15 @@ describe('settlements', () => {
     const read = await p.payrail.settlements.status(s.settlementId);
     expect(read).toMatchObject({ status: 'SUCCESS', amount: '145.28', collections: s.collections });
 
-    // The history lists it without its collections (status() has them).
+    // The history lists it with its collections.
     const history = await p.payrail.settlements.history();
     expect(history.map((x) => x.settlementId)).toEqual([s.settlementId]);
-    expect(history[0]).toMatchObject({ amount: '145.28', status: 'SUCCESS', collectionCount: 2, collections: null });
+    expect(history[0]).toMatchObject({
+      amount: '145.28',
+      status: 'SUCCESS',
+      collectionCount: 2,
+      collections: s.collections,
+    });
 
     // Nothing is left: 4002, in the settlement's own meaning (not a short balance).
     const nothing = await caught(p.payrail.settlements.initiate({ walletId: p.m.wallet_id }));

@@ -111,7 +111,8 @@ Example:
     .addHelpText(
       'after',
       `
-At most 92 days at once, and 1,000 settlements. 'payrail settlement status <id>' shows a settlement's collections.
+At most 92 days at once, and 1,000 settlements. With --json each has the collections it covers; 'payrail
+settlement status <id>' shows them as a table.
 
 Examples:
   payrail settlement history
