@@ -216,7 +216,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Before any route or plugin, so that every answer inherits the headers.
   await registerSecurityHeaders(app, deps.config);
 
-  await registerOpenApi(app);
+  await registerOpenApi(app, { publicUrl: deps.config.publicUrl });
 
   app.addHook('onResponse', async (request, reply) => {
     deps.metrics.httpDuration.observe(

@@ -22,6 +22,7 @@ import {
   type CodeDef,
 } from '@payrail/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operationIdOf } from '../../src/http/plugins/openapi.ts';
 import { http } from '../support/merchantClient.ts';
 import { startTestServer, type TestServer } from '../support/testServer.ts';
 
@@ -30,13 +31,21 @@ interface ErrorSchema {
   properties?: { error?: { properties?: { code?: { enum?: string[] } } } };
 }
 
+interface Operation {
+  operationId?: string;
+  security?: Record<string, string[]>[];
+}
+
 interface OpenApiDoc {
   openapi: string;
+  servers?: { url: string }[];
   paths: Record<
     string,
     Record<
       string,
       {
+        operationId?: string;
+        security?: Record<string, string[]>[];
         summary?: string;
         description?: string;
         responses?: Record<
@@ -68,6 +77,51 @@ describe('OpenAPI document and reference page', () => {
     doc = (await http(t.url, 'GET', '/openapi.json')).body as unknown as OpenApiDoc;
   });
   afterAll(() => t.close());
+
+  it('names every operation once and says who may call it, for client generators (issue 32)', () => {
+    const ids = new Map<string, string[]>();
+    const noSecurity: string[] = [];
+    const used = new Set<string>();
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations) as [string, Operation][]) {
+        const where = `${method.toUpperCase()} ${path}`;
+        ids.set(operation.operationId ?? '(none)', [...(ids.get(operation.operationId ?? '(none)') ?? []), where]);
+        if (!Array.isArray(operation.security)) noSecurity.push(where);
+        for (const requirement of operation.security ?? []) for (const name of Object.keys(requirement)) used.add(name);
+      }
+    }
+    expect(ids.get('(none)') ?? []).toEqual([]);
+    expect([...ids].filter(([, where]) => where.length > 1)).toEqual([]);
+    expect(noSecurity).toEqual([]);
+    // Derived from the method and the path: stable across releases, as generated clients name their methods so.
+    expect(doc.paths['/payout/v1/initiate']?.post?.operationId).toBe('postPayoutV1Initiate');
+    expect(doc.paths['/admin/v1/payouts/{transaction_id}/return']?.post?.operationId).toBe(
+      'postAdminV1PayoutsByTransactionIdReturn',
+    );
+    // The public ones say so; the console's JSON API names its session cookie.
+    for (const [method, path] of [
+      ['get', '/healthz'],
+      ['post', '/v1/auth/client-token'],
+      ['get', '/pay/{token}'],
+    ] as const) {
+      expect(doc.paths[path]?.[method]?.security, `${method} ${path}`).toEqual([]);
+    }
+    expect(doc.paths['/console/api/merchant/payouts']?.get?.security).toEqual([{ merchantConsoleSession: [] }]);
+    expect(doc.paths['/payout/v1/initiate']?.post?.security).toEqual([{ bearerAuth: [] }]);
+    // A declared scheme is one some operation uses.
+    expect(Object.keys(doc.components.securitySchemes).filter((name) => !used.has(name))).toEqual([]);
+    expect(doc.servers?.length).toBe(1);
+    expect(doc.servers?.[0]?.url).toMatch(/^(\/|https?:\/\/)/);
+  });
+
+  it('derives operationIds from the method and the path', () => {
+    expect(operationIdOf('GET', '/console/assets/*')).toBe('getConsoleAssetsAny');
+    expect(operationIdOf('get', '/')).toBe('getRoot');
+    expect(operationIdOf('post', '/psp/v1/upstream/webhook')).toBe('postPspV1UpstreamWebhook');
+    expect(operationIdOf('get', '/console/api/merchant/collections/{txnId}/qr')).toBe(
+      'getConsoleApiMerchantCollectionsByTxnIdQr',
+    );
+  });
 
   it('is a valid OpenAPI 3.1 document', async () => {
     expect(doc.openapi).toBe('3.1.0');
