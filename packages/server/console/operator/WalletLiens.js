@@ -59,7 +59,7 @@ function PlaceForm({ walletId, onDone }) {
     }}
   >
     <div class="row" style="margin-bottom:0.75rem">
-      <${Field} id="lien-amount" label="Amount (₹)">
+      <${Field} id="lien-amount" label="Lien amount (₹)">
         <input id="lien-amount" name="amount" required inputmode="decimal" pattern=${AMOUNT_PATTERN} />
       </${Field}>
       <${Field} id="lien-expires" label="Expires (IST, optional)">

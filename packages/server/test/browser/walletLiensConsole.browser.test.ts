@@ -122,7 +122,7 @@ describe.runIf(hasChromium)('liens and deposits in the console (chromium)', { ti
     expect(await page.getByTestId('wallet-available').innerText()).toBe('₹1,02,500.00');
 
     // Place: ₹500.00, held at once (below the threshold).
-    await page.getByLabel('Amount (₹)', { exact: true }).last().fill('500.00');
+    await page.getByLabel('Lien amount (₹)', { exact: true }).fill('500.00');
     await page.getByLabel('Reason (the merchant sees it)').fill('chargeback dispute CB-1042');
     await page.getByRole('button', { name: 'Place lien' }).click();
     await page.getByText(/placed: it holds ₹500\.00 now \(active\)/).waitFor();
@@ -158,7 +158,7 @@ describe.runIf(hasChromium)('liens and deposits in the console (chromium)', { ti
     await signIn('maker@example.test');
     await go(`#/wallets/${merchant.wallet_id}`, 'Wallet');
     await page.getByText(/Held by liens now/).waitFor();
-    await page.getByLabel('Amount (₹)', { exact: true }).last().fill('60000.00');
+    await page.getByLabel('Lien amount (₹)', { exact: true }).fill('60000.00');
     await page.getByLabel('Reason (the merchant sees it)').fill('regulator freeze order 7');
     await page.getByRole('button', { name: 'Place lien' }).click();
     await page.getByText(/waits for a second operator to approve it/).waitFor();

@@ -152,7 +152,7 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     const wallet = (m.body.wallets as { wallet_id: string }[])[0]?.wallet_id as string;
     await signIn('fin-a@example.test');
     await go(`#/wallets/${wallet}`);
-    await page.getByLabel('Amount (₹)').fill('5000.00');
+    await page.getByLabel('Amount (₹)', { exact: true }).fill('5000.00');
     await page.getByRole('button', { name: 'Credit', exact: true }).click();
     await page.getByText('waits for a second operator').waitFor();
     expect(await balanceOf(wallet)).toBe('0.00');

@@ -134,6 +134,13 @@ describe('camt.053', () => {
         isReturn: false,
         returnReason: null,
         remittance: 'Salary & bonus March',
+        // A debit's related parties: none of them are read for deposits (only credits name a virtual account).
+        parties: {
+          creditorAccount: null,
+          remitterAccount: null,
+          remitterIfsc: null,
+          remitterName: null,
+        },
       },
     ]);
     expect(batch?.transactions.map((t) => [t.amount, t.endToEndId, t.utrs])).toEqual([

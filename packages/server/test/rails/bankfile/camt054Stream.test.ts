@@ -112,7 +112,19 @@ const EXPECTED: Notification = {
     }),
     tx({ amount: 1n, accountServicerReference: 'CHG-1' }),
     tx({ amount: 10_000n, endToEndId: 'E-A', accountServicerReference: 'TX-A' }),
-    tx({ direction: 'CRDT', amount: 20_000n, endToEndId: 'E-B' }),
+    // A credit that is not a return carries the parties a deposit is read from (none named in this file).
+    tx({
+      direction: 'CRDT',
+      amount: 20_000n,
+      endToEndId: 'E-B',
+      parties: {
+        creditorAccount: null,
+        remittance: null,
+        remitterAccount: null,
+        remitterIfsc: null,
+        remitterName: null,
+      },
+    }),
     tx({ entryStatus: 'PDNG', amount: 4242n, endToEndId: 'E-P' }),
     tx({ direction: 'CRDT', amount: 700n, endToEndId: 'E-R', isReturn: true, returnReasonCode: 'X99' }),
   ] as Notification['transactions'],
