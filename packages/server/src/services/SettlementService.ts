@@ -80,7 +80,15 @@ export class SettlementService {
    * verified first (outside the transaction: the bank is asked); a changed account (number, IFSC or holder) holds
    * settlements for 24 hours, the first one does not, a schedule change alone does not.
    */
-  async setAccount(merchantId: string, input: SettlementAccountInput): Promise<AccountOutcome> {
+  async setAccount(
+    merchantId: string,
+    input: SettlementAccountInput,
+    /**
+     * The merchant's console: the account only. The schedule and reserve in force are kept, read under the row's
+     * lock, so that an operator's change made meanwhile is not written over (`input`'s are used for a first account).
+     */
+    options: { keepTerms?: boolean } = {},
+  ): Promise<AccountOutcome> {
     const merchant = await this.merchants.findById(this.db, merchantId);
     if (!merchant) return { ok: false, reason: 'not_found' };
     if (!this.banks.isKnownBranch(input.ifsc)) return { ok: false, reason: 'unknown_ifsc' };
@@ -101,9 +109,19 @@ export class SettlementService {
         : before && before.activeFrom.getTime() > now.getTime()
           ? before.activeFrom
           : now;
+      const terms =
+        options.keepTerms && before
+          ? {
+              schedule: before.schedule,
+              atMinute: before.atMinute,
+              reserveBp: before.reserveBp,
+              reserveDays: before.reserveDays,
+            }
+          : {};
       const account = await SettlementRepository.saveAccount(tx, {
         merchantId,
         ...input,
+        ...terms,
         bankName: this.banks.bankName(input.ifsc),
         activeFrom,
         lastRunDay: before?.lastRunDay ?? null,

@@ -61,16 +61,20 @@ export function consoleMerchantSettlementRoutes(scope: FastifyInstance, deps: { 
     async (request) => {
       const merchantId = merchantOf(request).id;
       const body = request.body;
-      const before = await deps.settlements.account(merchantId);
-      const outcome = await deps.settlements.setAccount(merchantId, {
-        accountNumber: body.account_number,
-        ifsc: body.ifsc.toUpperCase(),
-        holderName: body.holder_name,
-        schedule: before?.schedule ?? 'manual',
-        atMinute: before?.atMinute ?? null,
-        reserveBp: before?.reserveBp ?? 0,
-        reserveDays: before?.reserveDays ?? 0,
-      });
+      // The schedule and reserve are the operator's: kept as they are (a first account starts manual, no reserve).
+      const outcome = await deps.settlements.setAccount(
+        merchantId,
+        {
+          accountNumber: body.account_number,
+          ifsc: body.ifsc.toUpperCase(),
+          holderName: body.holder_name,
+          schedule: 'manual',
+          atMinute: null,
+          reserveBp: 0,
+          reserveDays: 0,
+        },
+        { keepTerms: true },
+      );
       if (!outcome.ok) {
         if (outcome.reason === 'verification_failed') throw new AdminError('verification_failed', outcome.message);
         if (outcome.reason === 'not_found') throw AdminError.notFound('merchant');
