@@ -37,6 +37,13 @@ export const FINAL_PAYOUT_STATUSES: readonly PayoutStatus[] = ['SUCCESS', 'REFUN
 /** Statuses that tell the outcome: SUCCESS, or FAILED (on its way to REFUNDED), or REFUNDED. */
 export const OUTCOME_PAYOUT_STATUSES: readonly PayoutStatus[] = ['SUCCESS', 'FAILED', 'REFUNDED'];
 
+/** The statuses a wait for `until` ends at (default `'final'`); payouts and settlements (their payout's) alike. */
+export function waitTargets(until: PayoutWaitOptions['until'] = 'final'): readonly PayoutStatus[] {
+  if (until === 'final') return FINAL_PAYOUT_STATUSES;
+  if (until === 'outcome') return OUTCOME_PAYOUT_STATUSES;
+  return typeof until === 'string' ? [until as PayoutStatus] : (until as readonly PayoutStatus[]);
+}
+
 export const isFinalPayoutStatus = (status: PayoutStatus): boolean => FINAL_PAYOUT_STATUSES.includes(status);
 
 /** Reads a decrypted transaction; an unreadable one is the server's fault, reported as such. */
@@ -152,15 +159,7 @@ export class Payouts {
    * status budget and the server's rate limit. Rejects with `WaitTimeoutError` after `timeoutMs`.
    */
   async waitFor(lookup: PayoutLookup, options: PayoutWaitOptions = {}): Promise<Payout> {
-    const until = options.until ?? 'final';
-    const targets: readonly PayoutStatus[] =
-      until === 'final'
-        ? FINAL_PAYOUT_STATUSES
-        : until === 'outcome'
-          ? OUTCOME_PAYOUT_STATUSES
-          : typeof until === 'string'
-            ? [until as PayoutStatus]
-            : (until as readonly PayoutStatus[]);
+    const targets = waitTargets(options.until);
     return waitUntil({
       operation: 'payouts.waitFor',
       read: (signal) => this.get(lookup, { signal }),

@@ -1,8 +1,7 @@
-import type { PayoutStatus } from '@payrail/protocol';
 import type { Core } from './core.ts';
 import { ValidationError, type Operation } from './errors.ts';
 import { toSettlement, toSettlementHistory } from './mapping.ts';
-import { FINAL_PAYOUT_STATUSES, OUTCOME_PAYOUT_STATUSES, readData } from './payouts.ts';
+import { readData, waitTargets } from './payouts.ts';
 import type {
   CallOptions,
   Settlement,
@@ -81,15 +80,7 @@ export class Settlements {
 
   /** Polls the settlement until it reaches `until` (default `'final'`: SUCCESS or REFUNDED). */
   async waitFor(settlementId: string, options: SettlementWaitOptions = {}): Promise<Settlement> {
-    const until = options.until ?? 'final';
-    const targets: readonly PayoutStatus[] =
-      until === 'final'
-        ? FINAL_PAYOUT_STATUSES
-        : until === 'outcome'
-          ? OUTCOME_PAYOUT_STATUSES
-          : typeof until === 'string'
-            ? [until as PayoutStatus]
-            : (until as readonly PayoutStatus[]);
+    const targets = waitTargets(options.until);
     return waitUntil({
       operation: 'settlements.waitFor',
       read: (signal) => this.status(settlementId, { signal }),

@@ -209,10 +209,6 @@ export class SettlementService {
     return SettlementRepository.itemsOf(this.db, ids);
   }
 
-  items(id: string): Promise<SettlementItem[]> {
-    return SettlementRepository.items(this.db, id);
-  }
-
   private open(
     wallets: { walletId: string; cap: bigint | null }[],
     trigger: SettlementTrigger,

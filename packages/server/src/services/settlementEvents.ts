@@ -2,6 +2,7 @@ import { newId } from '../domain/ids.ts';
 import type { Payout } from '../domain/Payout.ts';
 import { settlementEventType, toSettlementWire, type Settlement } from '../domain/settlement.ts';
 import type { Queryable } from '../store/Database.ts';
+import { MerchantRepository } from '../store/repositories/MerchantRepository.ts';
 import { SettlementRepository } from '../store/repositories/SettlementRepository.ts';
 import { WebhookRepository } from '../store/repositories/WebhookRepository.ts';
 
@@ -17,7 +18,7 @@ export async function enqueueSettlementEvents(
   now: Date,
 ): Promise<void> {
   if (settlements.length === 0) return;
-  const targets = await SettlementRepository.merchantWebhooks(tx, [...new Set(settlements.map((s) => s.merchantId))]);
+  const targets = await MerchantRepository.collectionWebhooks(tx, [...new Set(settlements.map((s) => s.merchantId))]);
   const events = settlements.flatMap((s) => {
     const target = targets.get(s.merchantId);
     if (!target?.url) return [];

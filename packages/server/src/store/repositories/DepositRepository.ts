@@ -1,5 +1,6 @@
 import type { Deposit } from '../../domain/deposit.ts';
 import type { Queryable } from '../Database.ts';
+import { MerchantRepository } from './MerchantRepository.ts';
 
 interface Row {
   id: string;
@@ -248,10 +249,6 @@ export const DepositRepository = {
 
   /** Where a merchant's deposit webhooks go (its collection callback) and their scheme; null: no such merchant. */
   async merchantWebhook(q: Queryable, merchantId: string): Promise<{ url: string | null; scheme: 'v1' | 'v2' } | null> {
-    const { rows } = await q.query<{ collection_callback_url: string | null; default_scheme: 'v1' | 'v2' }>(
-      'SELECT collection_callback_url, default_scheme FROM merchants WHERE id = $1',
-      [merchantId],
-    );
-    return rows[0] ? { url: rows[0].collection_callback_url, scheme: rows[0].default_scheme } : null;
+    return (await MerchantRepository.collectionWebhooks(q, [merchantId])).get(merchantId) ?? null;
   },
 };

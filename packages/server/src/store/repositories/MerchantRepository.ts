@@ -126,6 +126,22 @@ export class MerchantRepository {
   constructor(private readonly box: SecretBox = SecretBox.plain()) {}
 
   /**
+   * Where the merchants' collection-side events go (deposits, settlements: the collection callback) and in which
+   * scheme, by merchant id; an unknown merchant is absent. One statement for any number.
+   */
+  static async collectionWebhooks(
+    q: Queryable,
+    merchantIds: readonly string[],
+  ): Promise<Map<string, { url: string | null; scheme: 'v1' | 'v2' }>> {
+    if (merchantIds.length === 0) return new Map();
+    const { rows } = await q.query<{ id: string; collection_callback_url: string | null; default_scheme: 'v1' | 'v2' }>(
+      'SELECT id, collection_callback_url, default_scheme FROM merchants WHERE id = ANY ($1::text[])',
+      [merchantIds],
+    );
+    return new Map(rows.map((r) => [r.id, { url: r.collection_callback_url, scheme: r.default_scheme }]));
+  }
+
+  /**
    * What a money movement must see as it is now, not as a cache holds it: status, credentials version and
    * allowances (null when there is no such merchant).
    */

@@ -1,4 +1,4 @@
-import type { PaymentMode, PayoutStatus, Scheme } from '@payrail/protocol';
+import type { PaymentMode, PayoutStatus } from '@payrail/protocol';
 import type {
   Settlement,
   SettlementAccount,
@@ -266,18 +266,6 @@ export const SettlementRepository = {
     }));
   },
 
-  /** The merchants' collection callbacks (where settlement events go) and default schemes, by merchant. */
-  async merchantWebhooks(
-    q: Queryable,
-    merchantIds: readonly string[],
-  ): Promise<Map<string, { url: string | null; scheme: Scheme }>> {
-    const { rows } = await q.query<{ id: string; collection_callback_url: string | null; default_scheme: Scheme }>(
-      'SELECT id, collection_callback_url, default_scheme FROM merchants WHERE id = ANY ($1::text[])',
-      [merchantIds],
-    );
-    return new Map(rows.map((r) => [r.id, { url: r.collection_callback_url, scheme: r.default_scheme }]));
-  },
-
   async findById(q: Queryable, id: string): Promise<Settlement | null> {
     const { rows } = await q.query<SettlementRow>(`${SETTLEMENT_SELECT} WHERE s.id = $1`, [id]);
     return rows[0] ? toSettlement(rows[0]) : null;
@@ -301,23 +289,12 @@ export const SettlementRepository = {
     return rows.map(toSettlement);
   },
 
+  /** The collections one settlement covers, in credit order. */
   async items(q: Queryable, settlementId: string): Promise<SettlementItem[]> {
-    const { rows } = await q.query<{ collection_id: string; amount: bigint; fee: bigint; tax: bigint; net: bigint }>(
-      `SELECT i.collection_id, i.amount, i.fee, i.tax, i.net
-         FROM settlement_items i JOIN collections c ON c.id = i.collection_id
-        WHERE i.settlement_id = $1 ORDER BY c.credited_at, c.id`,
-      [settlementId],
-    );
-    return rows.map((r) => ({
-      collectionId: r.collection_id,
-      amount: BigInt(r.amount),
-      fee: BigInt(r.fee),
-      tax: BigInt(r.tax),
-      net: BigInt(r.net),
-    }));
+    return (await this.itemsOf(q, [settlementId])).get(settlementId) ?? [];
   },
 
-  /** `items` of several settlements in one statement, by settlement (a page of a list answers them all). */
+  /** The items of several settlements in one statement, by settlement (a page of a list answers them all). */
   async itemsOf(q: Queryable, settlementIds: readonly string[]): Promise<Map<string, SettlementItem[]>> {
     const out = new Map<string, SettlementItem[]>(settlementIds.map((id) => [id, []]));
     if (settlementIds.length === 0) return out;
