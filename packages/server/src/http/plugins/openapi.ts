@@ -2,7 +2,9 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { WIRE_SCHEMAS } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
+import { linkPlaintexts } from './openapiPlaintexts.ts';
 import { DOCS_CSP } from './securityHeaders.ts';
+import { SERVER_VERSION } from '../../serverVersion.ts';
 
 /**
  * The OpenAPI 3.1 document is generated from the same route schemas that validate requests; the decrypted
@@ -63,7 +65,8 @@ interface Document {
 /**
  * What client generators and linters ask of the document, set once here rather than on each route: every operation
  * has an operationId and says its security (`[]` for the public ones, the console's cookie for the console's JSON
- * API), the document names its server, and declares no security scheme that no operation uses.
+ * API), the document names its server, and declares no security scheme that no operation uses; each encrypted
+ * string names the component schema of its plaintext, and the webhook merchants receive is described.
  */
 export function finishDocument(doc: Document, publicUrl: string | undefined): Document {
   doc.servers = [{ url: (publicUrl ?? '/').replace(/(.)\/+$/, '$1'), description: 'This Payrail server' }];
@@ -86,6 +89,7 @@ export function finishDocument(doc: Document, publicUrl: string | undefined): Do
   );
   const schemes = doc.components?.securitySchemes ?? {};
   for (const name of Object.keys(schemes)) if (!used.has(name)) delete schemes[name];
+  linkPlaintexts(doc);
   return doc;
 }
 
@@ -96,7 +100,8 @@ export async function registerOpenApi(app: FastifyInstance, options: { publicUrl
       openapi: '3.1.0',
       info: {
         title: 'Payrail API',
-        version: '1.0.0',
+        // The server's own version: a client generated from this document says which release it was made from.
+        version: SERVER_VERSION,
         description:
           'Merchant payouts (IMPS, NEFT, RTGS) and UPI collections. Request `payload` and response `data` are encrypted with the session scheme (V1 AES-256-CBC or V2 AES-256-GCM) fixed by the token endpoint; the plaintexts are the named schemas under components. Every merchant route (tokens, payouts, collections, sandbox) is also served under `/api` with the same behaviour (`/api/v1/auth/client-token`, `/api/payout/v1/initiate`, …), since the provider documents its base URL as ending in `/api/`; admin, console, PSP and operational routes are served at the root only. Webhooks carry `X-Signature` and, with the same value, `X-Paywize-Signature`.',
       },

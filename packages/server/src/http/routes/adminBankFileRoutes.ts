@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { BankFileService } from '../../services/BankFileService.ts';
 import { AdminError } from '../AdminError.ts';
 import { pageLimit } from '../pageCursor.ts';
-import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
+import { adminAuthErrorResponses, adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
 /** A MsgId as Payrail writes them (and nothing that could leave the header). */
 const MSG_ID = /^[A-Za-z0-9-]{1,35}$/;
@@ -21,6 +21,7 @@ export function adminBankFileRoutes(app: FastifyInstance, deps: { bankFiles: Ban
         tags: ['admin'],
         summary: 'The pain.001 files cut for the bank, newest first, with their payouts’ statuses now',
         ...R['GET /admin/v1/bankfiles'],
+        response: { ...R['GET /admin/v1/bankfiles'].response, ...adminAuthErrorResponses },
       },
     },
     async (request) => {
@@ -47,6 +48,7 @@ export function adminBankFileRoutes(app: FastifyInstance, deps: { bankFiles: Ban
         tags: ['admin'],
         summary: 'The files the bank put in the inbox, newest first: applied, or failed with the reason',
         ...R['GET /admin/v1/bankfiles/inbound'],
+        response: { ...R['GET /admin/v1/bankfiles/inbound'].response, ...adminAuthErrorResponses },
       },
     },
     async (request) => {

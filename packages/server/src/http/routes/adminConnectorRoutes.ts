@@ -1,7 +1,7 @@
 import { ROUTE_SCHEMAS as R } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { TreasuryService } from '../../services/TreasuryService.ts';
-import { adminRouteOptions } from './adminSchemas.ts';
+import { adminAuthErrorResponses, adminRouteOptions } from './adminSchemas.ts';
 
 /** GET /admin/v1/connectors: each connector's routes, health and, for the upstream, the treasury. */
 export function adminConnectorRoutes(app: FastifyInstance, deps: { treasury: TreasuryService }) {
@@ -18,6 +18,7 @@ export function adminConnectorRoutes(app: FastifyInstance, deps: { treasury: Tre
           '(every wallet balance plus payouts on hold) and their ratio with 4 decimals; below 1.0000 the upstream ' +
           'account does not cover what merchants hold.',
         ...R['GET /admin/v1/connectors'],
+        response: { ...R['GET /admin/v1/connectors'].response, ...adminAuthErrorResponses },
       },
     },
     async () => ({ connectors: await deps.treasury.list() }),

@@ -6,7 +6,13 @@ import type { WebhookAdminService } from '../../services/WebhookAdminService.ts'
 import { AdminError } from '../AdminError.ts';
 import { readPayouts } from '../reads/payouts.ts';
 import { adminPayoutView } from '../views/adminPayoutView.ts';
-import { adminError, adminErrorResponses, historyActor, adminRouteOptions } from './adminSchemas.ts';
+import {
+  adminAuthErrorResponses,
+  adminError,
+  adminErrorResponses,
+  historyActor,
+  adminRouteOptions,
+} from './adminSchemas.ts';
 
 /** Operator routes for payouts and the ledger (docs/operator/admin-api.md). */
 export function adminPayoutRoutes(
@@ -126,6 +132,7 @@ export function adminPayoutRoutes(
         summary:
           "Check every wallet's balance (the platform's included) against the sum of its ledger entries, and that each double-entry kind sums to zero",
         ...R['GET /admin/v1/ledger/verify'],
+        response: { ...R['GET /admin/v1/ledger/verify'].response, ...adminAuthErrorResponses },
       },
     },
     async () => {
