@@ -15,6 +15,7 @@ import {
   key32,
   liveSecret,
   oneOf,
+  onOff,
   optionalText,
   percentBp,
   proxyTrust,
@@ -179,6 +180,13 @@ export const SETTINGS = table([
     wholeNumber(60_000, 1000),
     'how long claimed work stays reserved for its instance',
   ),
+  one(
+    'worker',
+    'PAYRAIL_WORKER',
+    onOff(true),
+    'off: serve requests but run no background work (no payout steps, bank files, webhooks, settlement runs)',
+  ),
+  one('buildCommit', 'PAYRAIL_BUILD_COMMIT', optionalText(), 'the commit this build reports; unset, read from .git'),
   one(
     'shutdownGraceMs',
     'PAYRAIL_SHUTDOWN_GRACE_MS',

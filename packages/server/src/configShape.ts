@@ -47,6 +47,13 @@ export interface Config {
    * timeout). After a crash, what the dead process held waits this long before any instance takes it again.
    */
   workerLeaseMs: number;
+  /**
+   * PAYRAIL_WORKER: false serves requests but runs no background work (no payout steps, bank files, webhook
+   * deliveries or settlement runs): a restored copy that must not move money until told to.
+   */
+  worker: boolean;
+  /** PAYRAIL_BUILD_COMMIT: the commit the build says it is (buildInfo.ts); unset, read from the checkout. */
+  buildCommit: string | undefined;
   /** SIGTERM: how long in-flight HTTP requests may take before their connections are closed. */
   shutdownGraceMs: number;
   /** How long a console sign-in lasts (PAYRAIL_CONSOLE_SESSION_TTL, default 8h). */

@@ -48,7 +48,17 @@ export async function runServer(
   };
   say(listeningLine(config, started));
   onStarted(started);
-  logger.info({ address, mode: config.mode, engine: server.db.engine }, 'payrail listening');
+  // The version, commit and both schema versions, so that a log says which build served it (upgrading.md).
+  const { version, commit, schema, worker } = server.identity();
+  logger.info(
+    { address, mode: config.mode, engine: server.db.engine, version, commit, schema, worker },
+    'payrail listening',
+  );
+  if (worker === 'off') {
+    logger.warn(
+      'PAYRAIL_WORKER=off: no payout steps, bank files, webhook deliveries or settlement runs on this instance',
+    );
+  }
   await new Promise<void>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {

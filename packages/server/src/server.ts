@@ -14,7 +14,10 @@ import {
 import { Metrics } from './observability/Metrics.ts';
 import { ADMIN_FAILURE_WINDOW_MS, adminThrottled, adminTokenHash } from './http/plugins/adminAuth.ts';
 import { FailureThrottle } from './services/FailureThrottle.ts';
-import { HealthProbe } from './services/HealthProbe.ts';
+import { HealthProbe, type InstanceIdentity } from './services/HealthProbe.ts';
+import { resolveBuildInfo } from './buildInfo.ts';
+import { loadMigrations } from './store/migrate.ts';
+import { newestVersion, readSchemaVersion } from './store/schemaVersion.ts';
 import { WebhookAdminService } from './services/WebhookAdminService.ts';
 import { SANDBOX_BANK_RULES, type BankRules } from './domain/bankRules.ts';
 import { PayoutStepper } from './jobs/PayoutStepper.ts';
@@ -104,7 +107,9 @@ export interface PayrailServer {
   bankNotifications: BankNotifications;
   /** Where a PSP integration reports collection outcomes (docs/operator/live-mode.md). */
   collectionNotifications: CollectionNotifications;
-  /** Starts listening and the background worker. */
+  /** The version, commit and schema versions this instance reports (`/healthz`, the start log). */
+  identity(): InstanceIdentity;
+  /** Starts listening and the background worker (unless PAYRAIL_WORKER=off). */
   listen(): Promise<string>;
   close(): Promise<void>;
 }
@@ -200,6 +205,12 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     throw err instanceof SecretUnreadable ? new ConfigError('PAYRAIL_MASTER_KEY', err.message) : err;
   });
   const merchantRepository = new MerchantRepository(box);
+  // What this instance is (docs/operator/upgrading.md): the build, and the schema it ships against the database's.
+  const build = resolveBuildInfo(config.buildCommit);
+  const buildSchema = newestVersion((await loadMigrations()).map((m) => m.version));
+  // Background work runs unless a test drives it by hand or the operator turned it off (a restored copy).
+  const runWorker = !options.noWorker && config.worker;
+  const health = new HealthProbe(db, build, buildSchema, await readSchemaVersion(db), runWorker);
   if (db.engine === 'pglite' && ownsDb) {
     // The data-dir lock makes this the only process on the database: leases left by a crashed one are void.
     await JobRepository.voidLeases(db);
@@ -217,6 +228,8 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   // From here on only the hash of a configured admin token is kept (a generated one is in the operator's file).
   config = { ...config, adminToken: undefined };
   const metrics = new Metrics();
+  metrics.buildInfo.set({ version: build.version, commit: build.commit }, 1);
+  metrics.readSchema = () => health.identity().schema;
   const tokens = await TokenService.create(db, {
     ttlSeconds: config.tokenTtlSeconds,
     configuredSecret: config.jwtSecret,
@@ -359,7 +372,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     config,
     clock,
     logger: options.logger,
-    health: new HealthProbe(db),
+    health,
     metrics,
     adminTokenHash: adminHash,
     adminThrottle: new FailureThrottle(counters, ADMIN_FAILURE_WINDOW_MS, adminThrottled),
@@ -448,14 +461,15 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     worker,
     bankNotifications,
     collectionNotifications,
+    identity: () => health.identity(),
     async listen() {
       const address = await app.listen({ port: config.port, host: config.host });
       const bound = app.server.address();
       if (!config.publicUrl && bound && typeof bound === 'object')
         publicUrl = defaultPublicUrl(config.host, bound.port);
-      if (!options.noWorker) worker.start();
+      if (runWorker) worker.start();
       vacuum.start();
-      if (!options.noWorker) {
+      if (runWorker) {
         settlementScheduler.start();
         bankFileJobs?.cutoff.start();
         bankFileJobs?.inbox.start();

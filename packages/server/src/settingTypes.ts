@@ -51,6 +51,24 @@ export function flag(fallback: boolean | ((mode: Mode) => boolean)): SettingType
   };
 }
 
+/** `on` or `off` (a switch an operator turns, as PAYRAIL_WORKER); true, false, 1, 0, yes and no too. */
+export function onOff(fallback: boolean): SettingType<boolean> {
+  const asFlag = flag(fallback);
+  return {
+    fallback: fallback ? 'on' : 'off',
+    parse(variable, text, ctx) {
+      const raw = text?.toLowerCase();
+      if (raw === 'on') return true;
+      if (raw === 'off') return false;
+      try {
+        return asFlag.parse(variable, text, ctx);
+      } catch {
+        throw new ConfigError(variable, 'expected on or off');
+      }
+    },
+  };
+}
+
 /** One of `choices`, exactly as written. */
 export function oneOf<const C extends string>(choices: readonly C[], fallback: C): SettingType<C> {
   return {

@@ -8,6 +8,26 @@ export const healthOk = {
   properties: { status: { type: 'string', const: 'ok' } },
 } as const;
 
+/** GET /healthz: liveness, and what the instance runs (docs/operator/upgrading.md). */
+export const healthLive = {
+  type: 'object',
+  required: ['status', 'version', 'commit', 'schema', 'worker'],
+  properties: {
+    status: { type: 'string', const: 'ok' },
+    version: { type: 'string', description: 'The server package version' },
+    commit: { type: 'string', description: 'The commit of the build, or `unknown`' },
+    schema: {
+      type: 'object',
+      required: ['build', 'database'],
+      properties: {
+        build: { type: 'integer', description: 'The newest migration this build ships' },
+        database: { type: 'integer', description: "The database's newest migration, as last read" },
+      },
+    },
+    worker: { type: 'string', enum: ['on', 'off'], description: 'Whether this instance runs background work' },
+  },
+} as const;
+
 export const healthUnavailable = {
   type: 'object',
   properties: { status: { type: 'string', const: 'unavailable' }, reason: { type: 'string' } },

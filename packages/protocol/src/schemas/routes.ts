@@ -364,7 +364,7 @@ const consoleRoutes = {
 } as const satisfies Record<string, RouteSchemas>;
 
 const ops = {
-  'GET /healthz': { response: { 200: O.healthOk } },
+  'GET /healthz': { response: { 200: O.healthLive } },
   'GET /readyz': { response: { 200: O.healthOk, 503: O.healthUnavailable } },
   'GET /metrics': { response: { 200: textBody('Prometheus text exposition format') } },
   'GET /pay/:token': {

@@ -51,6 +51,7 @@ import { frameworkErrorHandler, registerErrorHandler } from './plugins/errorHand
 import { registerGracefulClose } from './plugins/gracefulClose.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/securityHeaders.ts';
+import { registerVersionHeader } from './plugins/versionHeader.ts';
 import { adminBatchRoutes } from './routes/adminBatchRoutes.ts';
 import { adminReconciliationRoutes } from './routes/adminReconciliationRoutes.ts';
 import { adminExceptionRoutes } from './routes/adminExceptionRoutes.ts';
@@ -215,6 +216,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBodyParsing(app);
   // Before any route or plugin, so that every answer inherits the headers.
   await registerSecurityHeaders(app, deps.config);
+  registerVersionHeader(app, deps.health);
 
   await registerOpenApi(app, { publicUrl: deps.config.publicUrl });
 

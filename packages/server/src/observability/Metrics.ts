@@ -86,6 +86,29 @@ export class Metrics {
     },
   });
 
+  readonly buildInfo = new Gauge({
+    name: 'payrail_build_info',
+    help: 'Always 1: the version and commit this instance runs (docs/operator/upgrading.md)',
+    labelNames: ['version', 'commit'] as const,
+    registers: [this.registry],
+  });
+
+  /** Set by the composition root: the schema versions the instance reports (services/HealthProbe.ts). */
+  readSchema: (() => { build: number; database: number }) | null = null;
+
+  readonly schemaVersion = new Gauge({
+    name: 'payrail_schema_version',
+    help: 'Schema version: of="build", the newest migration this instance ships; of="database", the database\'s as last read',
+    labelNames: ['of'] as const,
+    registers: [this.registry],
+    collect: () => {
+      const schema = this.readSchema?.();
+      if (!schema) return;
+      this.schemaVersion.set({ of: 'build' }, schema.build);
+      this.schemaVersion.set({ of: 'database' }, schema.database);
+    },
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'payrail_' });
   }

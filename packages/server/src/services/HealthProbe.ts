@@ -1,16 +1,54 @@
+import type { BuildInfo } from '../buildInfo.ts';
 import type { Database } from '../store/Database.ts';
 import { HealthRepository } from '../store/repositories/HealthRepository.ts';
 
-/** Readiness as the operator sees it (`/readyz`): the database answers. */
+/** The schema versions an instance reports: the newest it ships, and the database's as last read. */
+export interface SchemaVersions {
+  build: number;
+  database: number;
+}
+
+/** What `/healthz` says about the instance: its build, the schema versions, whether its worker runs. */
+export interface InstanceIdentity extends BuildInfo {
+  schema: SchemaVersions;
+  worker: 'on' | 'off';
+}
+
+/**
+ * Readiness as the operator sees it (`/readyz`: the database answers), and the instance's identity (`/healthz`).
+ * The database's schema version is read at start and again by each readiness check, so that an instance left
+ * running while a newer build migrated the database shows it (docs/operator/upgrading.md) without `/healthz`
+ * ever touching the database.
+ */
 export class HealthProbe {
-  constructor(private readonly db: Database) {}
+  private databaseSchema: number;
+
+  constructor(
+    private readonly db: Database,
+    private readonly build: BuildInfo,
+    private readonly buildSchema: number,
+    databaseSchema: number,
+    private readonly worker: boolean,
+  ) {
+    this.databaseSchema = databaseSchema;
+  }
 
   async databaseReachable(): Promise<boolean> {
     try {
       await HealthRepository.ping(this.db);
-      return true;
     } catch {
       return false;
     }
+    // Best effort: readiness is the ping's; a failed read keeps the version last seen.
+    this.databaseSchema = await HealthRepository.schemaVersion(this.db).catch(() => this.databaseSchema);
+    return true;
+  }
+
+  identity(): InstanceIdentity {
+    return {
+      ...this.build,
+      schema: { build: this.buildSchema, database: this.databaseSchema },
+      worker: this.worker ? 'on' : 'off',
+    };
   }
 }

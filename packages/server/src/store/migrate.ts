@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './Database.ts';
+import { newestVersion, SchemaTooNew } from './schemaVersion.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 /** Arbitrary constant: every Payrail instance takes this transaction-scoped advisory lock to migrate. */
@@ -35,7 +36,8 @@ export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
 
 /**
  * Applies the migrations not yet applied, all in one transaction under an advisory lock, so that two
- * instances starting at once neither collide nor apply anything twice. Returns the names applied now.
+ * instances starting at once neither collide nor apply anything twice. Returns the names applied now. Throws
+ * SchemaTooNew, applying nothing, when the database records a version newer than the newest of `migrations`.
  */
 export async function migrate(db: Database, migrations?: Migration[]): Promise<string[]> {
   const all = migrations ?? (await loadMigrations());
@@ -47,6 +49,10 @@ export async function migrate(db: Database, migrations?: Migration[]): Promise<s
       version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
     const done = await tx.query<{ version: number }>('SELECT version FROM schema_migrations');
     const applied = new Set(done.rows.map((r) => Number(r.version)));
+    // A newer build migrated this database: this one refuses rather than run on a schema it does not know.
+    const database = newestVersion(applied);
+    const build = newestVersion(all.map((m) => m.version));
+    if (database > build) throw new SchemaTooNew(database, build);
     const now: string[] = [];
     for (const m of all) {
       if (applied.has(m.version)) continue;

@@ -21,10 +21,16 @@ describe.each(ENGINES)('operational endpoints on %s', (engine) => {
     await dbs.closeAll();
   });
 
-  it('GET /healthz: 200 {"status":"ok"} without auth', async () => {
+  it('GET /healthz: 200 {"status":"ok"} without auth, with the build (buildVersion.test.ts checks its values)', async () => {
     const res = await http(t.url, 'GET', '/healthz');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok' });
+    expect(res.body).toEqual({
+      status: 'ok',
+      version: expect.any(String),
+      commit: expect.any(String),
+      schema: { build: expect.any(Number), database: expect.any(Number) },
+      worker: 'on',
+    });
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   });
 

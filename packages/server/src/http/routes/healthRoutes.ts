@@ -7,7 +7,8 @@ export function healthRoutes(app: FastifyInstance, deps: { health: HealthProbe; 
   app.get(
     '/healthz',
     { schema: { tags: ['operations'], summary: 'Liveness: the server accepts requests', ...R['GET /healthz'] } },
-    async () => ({ status: 'ok' }),
+    // The build and schema versions too (docs/operator/upgrading.md); never a database round trip.
+    async () => ({ status: 'ok', ...deps.health.identity() }),
   );
 
   app.get(
