@@ -63,24 +63,39 @@ export class Output {
     const described = describeError(err);
     const extra = annotations.get(err as object);
     if (this.json) {
-      const error = { ...described, ...extra?.fields, ...(exitCode === undefined ? {} : { exitCode }) };
+      const error = {
+        ...described,
+        ...(extra?.message === undefined ? {} : { message: extra.message }),
+        ...extra?.fields,
+        ...(exitCode === undefined ? {} : { exitCode }),
+      };
       this.stderr.write(`${JSON.stringify({ error })}\n`);
     } else {
       const code = described.code === undefined ? '' : ` [${described.code}]`;
-      this.stderr.write(`payrail: ${described.message}${code}\n${extra?.hint ? `${extra.hint}\n` : ''}`);
+      const message = extra?.message ?? described.message;
+      this.stderr.write(`payrail: ${message}${code}\n${extra?.hint ? `${extra.hint}\n` : ''}`);
     }
   }
 }
 
-/** What a command adds to an error it lets through: a line of advice for people, fields for --json. */
-const annotations = new WeakMap<object, { hint?: string; fields?: Record<string, unknown> }>();
+/**
+ * What a command adds to an error it lets through: a line of advice for people, fields for --json, and the CLI's own
+ * words for what happened when the library's message speaks to programmers (its options, its field names).
+ */
+const annotations = new WeakMap<object, { hint?: string; fields?: Record<string, unknown>; message?: string }>();
 
 /**
  * Lets `err` through with advice attached (e.g. the generated reference to retry a credit with), without
- * wrapping it: its class still decides the exit code and its JSON fields stay as they are.
+ * wrapping it: its class still decides the exit code and its JSON fields stay as they are (but `message`, when
+ * `message` is given: then people and --json read the CLI's words).
  */
-export function annotate<E extends object>(err: E, hint: string, fields: Record<string, unknown> = {}): E {
-  annotations.set(err, { hint, fields });
+export function annotate<E extends object>(
+  err: E,
+  hint: string,
+  fields: Record<string, unknown> = {},
+  message?: string,
+): E {
+  annotations.set(err, { hint, fields, ...(message === undefined ? {} : { message }) });
   return err;
 }
 

@@ -97,10 +97,19 @@ describe('merchant commands', () => {
     expect(different.errJson.error).toMatchObject({ type: 'ConflictError', code: 4009, matchesRequest: false });
     expect(different.errJson.error.existing.transactionId).toBe(sent.json.transactionId);
     expect(differentHuman.code).toBe(4);
+    // In the CLI's words (issue 32): what happened, what differed, and what to do; never the SDK's `onDuplicate`.
     expect(differentHuman.stderr).toContain(
-      `Sender id ${senderId} belongs to payout ${sent.json.transactionId} (100.00 INR to 100000000001): ` +
-        'use another --sender-id for a new payout.',
+      `payrail: sender id ${senderId} was already used for payout ${sent.json.transactionId} (`,
     );
+    expect(differentHuman.stderr).toContain(
+      '100.00 INR by IMPS to account 100000000001, IFSC SBOX0000001) with other details ' +
+        '(it had --account 100000000001); nothing was sent now [4009]',
+    );
+    expect(differentHuman.stderr).toContain(
+      `Use a new --sender-id for a new payout, or run \`payrail payout status --sender-id ${senderId}\` to see`,
+    );
+    expect(differentHuman.stderr).not.toMatch(/onDuplicate|senderId/);
+    expect(different.errJson.error.message).toMatch(/^sender id .* with other details/);
     expect(unknown.code).toBe(5);
     expect(unknown.errJson.error).toMatchObject({ type: 'NotFoundError', code: 4103, httpStatus: 404 });
 

@@ -18,6 +18,7 @@ import { Exit, ExitWith, UsageError } from '../../exitCodes.ts';
 import { annotate, keyValues } from '../../output.ts';
 import { showCommand } from '../../showCommand.ts';
 import { lookupOf } from './lookupOf.ts';
+import { senderIdConflict } from './senderIdConflict.ts';
 
 export function payoutView(p: Payout): string {
   const b = p.beneficiary;
@@ -54,7 +55,7 @@ function untilArg(value: string): PayoutWaitTarget {
 /**
  * Initiates a payout; when its sender id already holds the same payout (an earlier run of the command), that payout
  * is the result, flagged, instead of an error. A different payout under the sender id stays a ConflictError
- * (exit 4), with the CLI's advice added.
+ * (exit 4), told in the CLI's words (senderIdConflict).
  */
 async function initiateOnce(
   payrail: Payrail,
@@ -66,13 +67,8 @@ async function initiateOnce(
     if (!(err instanceof ConflictError)) throw err;
     const existing = err.existing as Payout | undefined;
     if (existing && err.matchesRequest) return { payout: existing, alreadyExisted: true };
-    throw annotate(
-      err,
-      existing
-        ? `Sender id ${input.senderId} belongs to payout ${existing.transactionId} (${existing.amount} INR to ` +
-            `${existing.beneficiary.accountNumber}): use another --sender-id for a new payout.`
-        : `Use another --sender-id for a new payout.`,
-    );
+    const { message, hint } = senderIdConflict(input, existing);
+    throw annotate(err, hint, {}, message);
   }
 }
 
