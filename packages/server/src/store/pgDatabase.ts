@@ -80,12 +80,31 @@ const VICTIM_STATES = new Set(['40P01', '40001']);
  * that keeps losing should fail with its error rather than hold its caller.
  */
 export const MAX_VICTIM_ATTEMPTS = 3;
+/**
+ * How many times a transaction (or a statement) runs again because a statement of it had a stale plan (below):
+ * one per distinct statement it runs that a migration changed, at most.
+ */
+const MAX_STALE_PLANS = 16;
 /** Before the next attempt: a few milliseconds, random, so that two victims of one conflict do not meet again. */
 const victimPause = (attempt: number) => sleep(Math.round((5 + Math.random() * 20) * attempt));
 
+/**
+ * A named prepared statement whose result columns a migration changed (`SELECT *` or `RETURNING *` over a table
+ * that gained a column, a function returning a table's row type): PostgreSQL re-plans a statement after DDL, but
+ * refuses one whose result type would change, with 0A000 and this message, on every later run on that connection.
+ * Nothing of the statement happened, so, like a victim, it runs again, under a new name (see `renamed`): an
+ * instance left running while a newer build migrates the database goes on serving (docs/operator/upgrading.md).
+ */
+const STALE_PLAN_STATE = '0A000';
+const STALE_PLAN_MESSAGE = /^cached plan must not change result type/;
+const isStalePlan = (err: unknown) =>
+  err instanceof pg.DatabaseError && err.code === STALE_PLAN_STATE && STALE_PLAN_MESSAGE.test(err.message);
+
+/** The SQLSTATE of an error after which a transaction or statement runs again: a victim's, or a stale plan's. */
 const victimState = (err: unknown): string | null => {
   const code = err instanceof pg.DatabaseError ? err.code : undefined;
-  return code !== undefined && VICTIM_STATES.has(code) ? code : null;
+  if (code !== undefined && VICTIM_STATES.has(code)) return code;
+  return isStalePlan(err) ? STALE_PLAN_STATE : null;
 };
 
 function isUnavailable(err: unknown): boolean {
@@ -151,6 +170,17 @@ export function createPgDatabase(options: PgOptions): Database {
    * every connection of the server.
    */
   const names = new Map<string, string>();
+  /**
+   * A statement whose plan went stale gets a new name (`p_…_2`, …) on every connection of the pool at once: the
+   * retry, and each later run on any connection, prepares it anew, so each stale statement fails once per
+   * process rather than once per connection. The old one is left on the connections that prepared it (one
+   * statement each; they go with the connection). Only when the name that failed is still the current one, so
+   * that several runs failing at once rename it once.
+   */
+  let renames = 0;
+  const renamed = (sql: string, stale: string) => {
+    if (names.get(sql) === stale) names.set(sql, `${stale.replace(/_\d+$/, '')}_${++renames}`);
+  };
   const nameOf = (sql: string) => {
     let name = names.get(sql);
     if (name === undefined && names.size < MAX_NAMED) {
@@ -170,8 +200,13 @@ export function createPgDatabase(options: PgOptions): Database {
       // query_timeout per query (pg reads it from the config object; its typings do not list it).
       const name = prepared && params !== undefined ? nameOf(sql) : undefined;
       const config = { text: sql, values: params as unknown[] | undefined, query_timeout: timeout, name };
-      const result = await client.query(config as pg.QueryConfig);
-      return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 } satisfies QueryResult<R>;
+      try {
+        const result = await client.query(config as pg.QueryConfig);
+        return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 } satisfies QueryResult<R>;
+      } catch (err) {
+        if (name !== undefined && isStalePlan(err)) renamed(sql, name);
+        throw err;
+      }
     } catch (err) {
       throw classify(err);
     }
@@ -248,9 +283,13 @@ export function createPgDatabase(options: PgOptions): Database {
    * the database, and a transaction's function only reads and writes through `tx` and builds its result: no
    * connector is called inside a transaction (ARCHITECTURE.md), so running the function again is running it for the
    * first time. (What it counts in memory, the metrics, counts the attempt that was rolled back too, as with any
-   * rolled-back transaction.)
+   * rolled-back transaction.) A statement whose prepared plan a migration made stale (isStalePlan) runs again the
+   * same way, under its new name, without a pause.
    */
   const retryingVictims = async <T>(what: string, attempt: (victim: { state: string | null }) => Promise<T>) => {
+    // Stale plans are counted apart: a transaction may meet several statements a migration changed, one per run
+    // (each is renamed when it fails, so it never fails again in this process), while victims stay bounded.
+    let stale = 0;
     for (let n = 1; ; n++) {
       // A statement of the attempt that failed as a victim, even when the error that ends the attempt is another
       // (a caller that caught it and went on gets 25P02, "current transaction is aborted", next).
@@ -260,6 +299,15 @@ export function createPgDatabase(options: PgOptions): Database {
       } catch (err) {
         // Never after a lost connection: a COMMIT sent on it may have been kept.
         const state = err instanceof DatabaseUnavailable ? null : (victimState(err) ?? victim.state);
+        if (state === STALE_PLAN_STATE && stale < MAX_STALE_PLANS) {
+          stale++;
+          n--;
+          options.logger?.warn(
+            { code: state, attempt: stale, maxAttempts: MAX_STALE_PLANS },
+            `${what} failed: a migration changed a prepared statement's result columns; preparing it again`,
+          );
+          continue;
+        }
         if (state === null || n >= MAX_VICTIM_ATTEMPTS) throw err;
         options.logger?.warn(
           { code: state, attempt: n, maxAttempts: MAX_VICTIM_ATTEMPTS },

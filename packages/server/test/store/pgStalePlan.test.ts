@@ -1,0 +1,99 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.ts';
+import type { Database } from '../../src/store/Database.ts';
+import { createPgDatabase } from '../../src/store/pgDatabase.ts';
+import { createTestSchema } from '../support/testServer.ts';
+
+/**
+ * Issue 33: a migration that adds a column, applied by a newer instance while this one serves, made every named
+ * prepared statement over `SELECT *` / `RETURNING *` of that table fail with 0A000 "cached plan must not change
+ * result type", on every connection, until a restart. store/pgDatabase.ts runs such a statement again under a new
+ * name. PostgreSQL only: PGlite is one process's database and is migrated only at its start.
+ */
+describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('a migration under prepared statements', () => {
+  const url = process.env.TEST_DATABASE_URL as string;
+  const lines: string[] = [];
+  let schema: string;
+  let drop: () => Promise<void>;
+  let db: Database;
+  let ddl: pg.Client;
+
+  beforeAll(async () => {
+    ({ schema, drop } = await createTestSchema());
+    const logger = createLogger('warn', { write: (line: string) => void lines.push(line) });
+    db = createPgDatabase({ url, schema, logger, maxConnections: 4 });
+    // The migration comes from another connection, as from another instance.
+    ddl = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+    await ddl.connect();
+    await ddl.query(`CREATE TABLE accounts (id int PRIMARY KEY, name text NOT NULL);
+      INSERT INTO accounts VALUES (1, 'one'), (2, 'two')`);
+  });
+
+  afterAll(async () => {
+    await db?.close();
+    await ddl?.end();
+    await drop?.();
+  });
+
+  it('is what PostgreSQL does to a named statement over SELECT * (the failure the driver must survive)', async () => {
+    const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+    await client.connect();
+    try {
+      const q = { name: 'raw_select_star', text: 'SELECT * FROM accounts WHERE id = $1', values: [1] };
+      await client.query(q);
+      await ddl.query('ALTER TABLE accounts ADD COLUMN raw_probe text');
+      const err = await client.query(q).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: '0A000', message: 'cached plan must not change result type' });
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('statements, RETURNING * and transactions prepared before an ADD COLUMN still answer after it', async () => {
+    lines.length = 0;
+    const select = () => db.query<Record<string, unknown>>('SELECT * FROM accounts WHERE id = $1', [1]);
+    const update = () =>
+      db.query<Record<string, unknown>>('UPDATE accounts SET name = name WHERE id = $1 RETURNING *', [2]);
+    const inTransaction = () =>
+      db.transaction(async (tx) => {
+        const a = await tx.query<Record<string, unknown>>('SELECT * FROM accounts WHERE id = $1 FOR UPDATE', [1]);
+        const b = await tx.query<Record<string, unknown>>('UPDATE accounts SET name = $2 WHERE id = $1 RETURNING *', [
+          1,
+          'one',
+        ]);
+        return [a.rows[0], b.rows[0]];
+      });
+    // Prepared on every connection of the pool (four at once hold four connections).
+    const everywhere = () => Promise.all([0, 1, 2, 3].map(() => Promise.all([select(), update(), inTransaction()])));
+    await everywhere();
+
+    await ddl.query(`ALTER TABLE accounts ADD COLUMN region text NOT NULL DEFAULT 'IN'`);
+
+    const after = await everywhere();
+    for (const [s, u, [a, b]] of after) {
+      expect(s.rows[0]).toMatchObject({ id: 1, region: 'IN' });
+      expect(u.rows[0]).toMatchObject({ id: 2, region: 'IN' });
+      expect(a).toMatchObject({ id: 1, region: 'IN' });
+      expect(b).toMatchObject({ id: 1, region: 'IN' });
+    }
+    // Each stale statement was prepared again under a new name, logged with its SQLSTATE and nothing of the SQL.
+    const retries = lines.filter((l) => l.includes('preparing it again'));
+    expect(retries.length).toBeGreaterThan(0);
+    for (const line of retries) {
+      expect(JSON.parse(line)).toMatchObject({ code: '0A000' });
+      expect(line).not.toContain('accounts');
+    }
+    // Once renamed, a statement never fails again in this process: a second round runs with no retry.
+    lines.length = 0;
+    await everywhere();
+    expect(lines.filter((l) => l.includes('preparing it again'))).toEqual([]);
+  });
+
+  it('a second migration later is survived the same way', async () => {
+    await db.query('SELECT * FROM accounts WHERE id = $1', [1]);
+    await ddl.query('ALTER TABLE accounts ADD COLUMN note text');
+    const { rows } = await db.query<Record<string, unknown>>('SELECT * FROM accounts WHERE id = $1', [1]);
+    expect(rows[0]).toHaveProperty('note', null);
+  });
+});
