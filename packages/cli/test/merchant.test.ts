@@ -233,4 +233,13 @@ describe('merchant commands', () => {
     expect(wrong.code).toBe(3);
     expect(wrong.errJson.error).toMatchObject({ type: 'AuthenticationError', code: 4001 });
   });
+
+  it('an amount outside the range of its mode names the rule and the modes that take it (issue 32)', async () => {
+    const rtgs = await send(sid(), '100000000001', '--mode', 'RTGS', '--amount', '87000');
+    expect(rtgs.code).toBe(4);
+    expect(rtgs.stderr).toBe(
+      'payrail: Amount below the minimum: RTGS payouts start at 200000.00 rupees; IMPS or NEFT can send ' +
+        '87000.00 [4005]\n',
+    );
+  });
 });

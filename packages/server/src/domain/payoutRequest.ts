@@ -1,4 +1,5 @@
 import {
+  formatPaise,
   isId,
   isSenderId,
   PAYMENT_MODES,
@@ -17,6 +18,25 @@ export const MODE_LIMITS: Readonly<Record<PaymentMode, { min: bigint; max: bigin
   NEFT: { min: 100n, max: 1_000_000_00n },
   RTGS: { min: 200_000_00n, max: 100_000_000_00n },
 };
+
+/**
+ * A 4005 or 4006 message: the interface's words first (what integrations match on), then the mode's own bound and
+ * the modes that do take the amount ("Amount below the minimum: RTGS payouts start at 200000.00 rupees; IMPS or NEFT
+ * can send 87000.00"), as the other field refusals name their rule after a colon.
+ */
+export function modeLimitMessage(def: { message: string }, mode: PaymentMode, amount: bigint): string {
+  const limits = MODE_LIMITS[mode];
+  const bound =
+    amount < limits.min
+      ? `${mode} payouts start at ${formatPaise(limits.min)} rupees`
+      : `${mode} payouts go up to ${formatPaise(limits.max)} rupees`;
+  const others = PAYMENT_MODES.filter(
+    (m) => m !== mode && amount >= MODE_LIMITS[m].min && amount <= MODE_LIMITS[m].max,
+  );
+  return others.length === 0
+    ? `${def.message}: ${bound}`
+    : `${def.message}: ${bound}; ${others.join(' or ')} can send ${formatPaise(amount)}`;
+}
 
 export const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
 const ACCOUNT_PATTERN = /^[0-9]{9,18}$/;
@@ -73,8 +93,18 @@ export function parsePayoutFields(
     reject(PayoutCodes.invalidAmount, 'Invalid amount: a positive number of rupees with at most two decimals');
   }
   const limits = MODE_LIMITS[paymentMode];
-  if ((amount as bigint) < limits.min) reject(PayoutCodes.amountBelowMinimum);
-  if ((amount as bigint) > limits.max) reject(PayoutCodes.amountAboveMaximum);
+  if ((amount as bigint) < limits.min) {
+    reject(
+      PayoutCodes.amountBelowMinimum,
+      modeLimitMessage(PayoutCodes.amountBelowMinimum, paymentMode, amount as bigint),
+    );
+  }
+  if ((amount as bigint) > limits.max) {
+    reject(
+      PayoutCodes.amountAboveMaximum,
+      modeLimitMessage(PayoutCodes.amountAboveMaximum, paymentMode, amount as bigint),
+    );
+  }
 
   const beneficiary = checkBeneficiary(plain, ifscKnown);
   const remarks = plain.remarks ?? '';

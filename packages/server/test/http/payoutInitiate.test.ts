@@ -106,10 +106,30 @@ const CHECK_CASES: Case[] = [
   field('amount missing', 4004, 400, (c) => c.req({}, { amount: undefined })),
   field('amount true', 4004, 400, (c) => c.req({}, { amount: true })),
   // per-mode minimum (4005) and maximum (4006)
-  field('IMPS below 1', 4005, 400, (c) => c.req({ payment_mode: 'IMPS', amount: '0.99' })),
+  // The message names the mode's bound and the modes that take the amount (issue 32).
+  field(
+    'IMPS below 1',
+    4005,
+    400,
+    (c) => c.req({ payment_mode: 'IMPS', amount: '0.99' }),
+    /^Amount below the minimum: IMPS payouts start at 1\.00 rupees$/,
+  ),
   field('NEFT below 1', 4005, 400, (c) => c.req({ payment_mode: 'NEFT', amount: 0.5 })),
   field('RTGS below 200000', 4005, 400, (c) => c.req({ payment_mode: 'RTGS', amount: '199999.99' })),
-  field('IMPS above 500000', 4006, 400, (c) => c.req({ payment_mode: 'IMPS', amount: '500000.01' })),
+  field(
+    'RTGS of 87000',
+    4005,
+    400,
+    (c) => c.req({ payment_mode: 'RTGS', amount: '87000' }),
+    /^Amount below the minimum: RTGS payouts start at 200000\.00 rupees; IMPS or NEFT can send 87000\.00$/,
+  ),
+  field(
+    'IMPS above 500000',
+    4006,
+    400,
+    (c) => c.req({ payment_mode: 'IMPS', amount: '500000.01' }),
+    /^Amount above the maximum: IMPS payouts go up to 500000\.00 rupees; NEFT or RTGS can send 500000\.01$/,
+  ),
   field('NEFT above 1000000', 4006, 400, (c) => c.req({ payment_mode: 'NEFT', amount: 1000000.01 })),
   field('RTGS above 100000000', 4006, 400, (c) => c.req({ payment_mode: 'RTGS', amount: '100000000.01' })),
   // beneficiary (4003)
