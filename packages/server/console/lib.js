@@ -154,6 +154,27 @@ export function ShortId({ id, href }) {
   </span>`;
 }
 
+/** Any id the service issues: two letters of its kind, then a ULID (PT…, WL…, MR…). */
+export const ID_PATTERN = /\b[A-Z]{2}[0-9A-HJKMNP-TV-Z]{26}\b/g;
+
+/**
+ * Text that may hold ids (an audit detail, a sender id that is a settlement id): each id in it is shown short with
+ * its copy button, the words around it as they are.
+ */
+export function IdText({ text }) {
+  if (text === null || text === undefined || text === '') return '';
+  const value = String(text);
+  const parts = [];
+  let last = 0;
+  for (const m of value.matchAll(ID_PATTERN)) {
+    if (m.index > last) parts.push(value.slice(last, m.index));
+    parts.push(html`<${ShortId} id=${m[0]} />`);
+    last = m.index + m[0].length;
+  }
+  if (last < value.length) parts.push(value.slice(last));
+  return html`${parts}`;
+}
+
 /** The instant an IST wall-clock time ("2026-11-25T10:30" from a datetime-local field) stands for. */
 export const istInstant = (local) => new Date(`${local.length === 16 ? `${local}:00` : local}+05:30`);
 
@@ -413,7 +434,11 @@ export function StatementTable({ statement }) {
     columns=${[
       { label: 'Time', render: (r) => (r.created_at ? when(r.created_at) : r.summary ? '' : '—') },
       { label: 'Entry', render: (r) => r.description || r.kind },
-      { label: 'Reference', id: true, render: (r) => r.payout_id || r.collection_id || r.reference || '' },
+      {
+        label: 'Reference',
+        id: true,
+        render: (r) => html`<${IdText} text=${r.payout_id || r.collection_id || r.reference || ''} />`,
+      },
       { label: 'Amount', num: true, render: (r) => (r.summary ? '' : rupees(r.amount)) },
       { label: 'Balance', num: true, render: (r) => rupees(r.balance) },
     ]}
@@ -433,7 +458,7 @@ export function Timeline({ events }) {
           <time datetime=${e.at || undefined}
             >${e.upcoming ? [e.upcoming, e.at && when(e.at)].filter(Boolean).join(' ') : when(e.at)}</time
           >
-          <strong>${e.title}</strong>${e.detail ? html` — ${e.detail}` : ''}
+          <strong><${IdText} text=${e.title} /></strong>${e.detail ? html` — <${IdText} text=${e.detail} />` : ''}
         </li>`,
     )}
   </ol>`;

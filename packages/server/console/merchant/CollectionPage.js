@@ -1,6 +1,6 @@
 // One of the merchant's collections: the shared collection card, with its payment page and its QR code for a payer in
 // front of the merchant.
-import { api, ErrorNotice, html, useLoad } from '../lib.js';
+import { api, ErrorNotice, html, ShortId, useLoad } from '../lib.js';
 import { CollectionFacts } from '../shared/CollectionFacts.js';
 import { MERCHANT_API } from './merchantApi.js';
 
@@ -11,7 +11,7 @@ export function CollectionPage({ params: [id] }) {
   const found = useLoad(() => api('GET', `${MERCHANT_API}/collections/${enc(id)}`), [id]);
   const c = found.data;
   return html`<h1>Collection</h1>
-    <p class="id">${id}</p>
+    <p class="id"><${ShortId} id=${id} /></p>
     <${ErrorNotice} error=${found.error} />
     ${
       c &&

@@ -1,5 +1,5 @@
 // One of the merchant's payouts, from the merchant's own routes.
-import { api, ErrorNotice, html, useLoad } from '../lib.js';
+import { api, ErrorNotice, html, ShortId, useLoad } from '../lib.js';
 import { PayoutFacts } from '../shared/PayoutFacts.js';
 import { TimelineSection } from '../shared/TimelineSection.js';
 import { MERCHANT_API } from './merchantApi.js';
@@ -15,7 +15,7 @@ export function PayoutPage({ params: [id] }) {
     timeline.reload();
   };
   return html`<h1>Payout</h1>
-    <p class="id">${id}</p>
+    <p class="id"><${ShortId} id=${id} /></p>
     <${ErrorNotice} error=${payout.error} />
     ${payout.data && html`<${PayoutFacts} p=${payout.data} />`}
     ${!payout.error && html`<${TimelineSection} timeline=${timeline} payout=${payout.data} reload=${reload} />`}`;

@@ -11,7 +11,7 @@ export function SettlementPage({ params: [id] }) {
   const found = useLoad(() => api('GET', url), [id]);
   const s = found.data;
   return html`<h1>Settlement</h1>
-    <p class="id">${id}</p>
+    <p class="id"><${ShortId} id=${id} /></p>
     <p><a href="#/settlements">All settlements</a></p>
     <${ErrorNotice} error=${found.error} />
     ${

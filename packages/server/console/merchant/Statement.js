@@ -1,5 +1,5 @@
 // One of the merchant's wallet statements, for a range of IST days, with CSV export.
-import { api, ErrorNotice, html, qs, StatementTable, useLoad, useState } from '../lib.js';
+import { api, ErrorNotice, html, ShortId, qs, StatementTable, useLoad, useState } from '../lib.js';
 import { StatementRange } from '../shared/StatementRange.js';
 import { MERCHANT_API } from './merchantApi.js';
 
@@ -12,7 +12,7 @@ export function Statement({ params: [id] }) {
     [id, range.from, range.to],
   );
   return html`<h1>Statement</h1>
-    <p class="id">${id}</p>
+    <p class="id"><${ShortId} id=${id} /></p>
     <${StatementRange}
       statementUrl=${`${MERCHANT_API}/wallets/${enc(id)}/statement`}
       range=${range}

@@ -1,5 +1,5 @@
 // One collection for the operator: the shared collection card with its merchant and payment page, and its timeline.
-import { api, ErrorNotice, html, Timeline, useLoad } from '../lib.js';
+import { api, ErrorNotice, html, ShortId, Timeline, useLoad } from '../lib.js';
 import { timelineEvents } from '../timeline.js';
 import { CollectionFacts } from '../shared/CollectionFacts.js';
 import { idLink } from './idLink.js';
@@ -12,7 +12,7 @@ export function CollectionDetail({ params: [id] }) {
   const found = useLoad(() => api('GET', `/admin/v1/collections/${enc(id)}`), [id]);
   const c = found.data;
   return html`<h1>Collection</h1>
-    <p class="id">${id}</p>
+    <p class="id"><${ShortId} id=${id} /></p>
     <${ErrorNotice} error=${found.error} />
     ${
       c &&

@@ -9,6 +9,8 @@ import {
   ErrorNotice,
   Field,
   html,
+  IdText,
+  ShortId,
   Notice,
   rupees,
   Table,
@@ -100,7 +102,7 @@ export function ExceptionDetail({ session, params: [id] }) {
   const e = item.data && item.data.exception_id === id ? item.data : null;
   const resolution = e && e.resolution;
   return html`<h1>Exception</h1>
-    <p class="id">${id}</p>
+    <p class="id"><${ShortId} id=${id} /></p>
     <div class="actions">
       <a class="button secondary" href="#/exceptions">All exceptions</a>
       <button type="button" class="secondary" onClick=${item.reload}>Refresh</button>
@@ -126,7 +128,7 @@ export function ExceptionDetail({ session, params: [id] }) {
             <dt>Source</dt>
             <dd>${e.source}${e.source_ref ? html` · ${sourceRef(e)}` : ''}</dd>
             <dt>Reason</dt>
-            <dd>${e.reason}</dd>
+            <dd><${IdText} text=${e.reason} /></dd>
             <dt>Created</dt>
             <dd>${when(e.created_at)} (${ageOf(e.created_at, Date.now())} ago)</dd>
             ${
@@ -150,10 +152,13 @@ export function ExceptionDetail({ session, params: [id] }) {
               render: (r) =>
                 html`${r.field}${r.differs ? html` <span class="badge amount_mismatch">differs</span>` : ''}`,
             },
-            { label: 'Reported', render: (r) => html`<span class="wrap-anywhere">${factText(r.field, r.r)}</span>` },
+            {
+              label: 'Reported',
+              render: (r) => html`<span class="wrap-anywhere"><${IdText} text=${factText(r.field, r.r)} /></span>`,
+            },
             {
               label: 'Payrail holds',
-              render: (r) => html`<span class="wrap-anywhere">${factText(r.field, r.h)}</span>`,
+              render: (r) => html`<span class="wrap-anywhere"><${IdText} text=${factText(r.field, r.h)} /></span>`,
             },
           ]}
           empty="Neither side recorded any field."

@@ -11,6 +11,7 @@ import {
   html,
   Notice,
   rupees,
+  ShortId,
   Table,
   useLoad,
   useState,
@@ -35,7 +36,7 @@ export function MerchantDetail({ session, params: [id] }) {
     m.reload();
   };
   const d = m.data;
-  return html`<h1>Merchant ${d ? d.name : id}</h1>
+  return html`<h1>Merchant ${d ? d.name : ''}</h1>
     <${ErrorNotice} error=${m.error} />
     ${message && html`<${Notice}>${message}</${Notice}>`}
     ${secret && html`<${CredentialsOnce} creds=${secret} onDone=${() => setSecret(null)} />`}
@@ -44,7 +45,7 @@ export function MerchantDetail({ session, params: [id] }) {
       html`<section class="card">
           <dl class="kv">
             <dt>ID</dt>
-            <dd class="id">${d.merchant_id}</dd>
+            <dd><${ShortId} id=${d.merchant_id} /></dd>
             <dt>Status</dt>
             <dd><${Badge} value=${d.status} /></dd>
             <dt>Daily limit</dt>

@@ -1,6 +1,6 @@
 // One payout for the operator: its facts and timeline, and (finance) resolving a PENDING payout or recording a
 // return by the bank.
-import { ActionForm, api, ErrorNotice, Field, html, useLoad } from '../lib.js';
+import { ActionForm, api, ErrorNotice, Field, html, ShortId, useLoad } from '../lib.js';
 import { PayoutFacts } from '../shared/PayoutFacts.js';
 import { TimelineSection } from '../shared/TimelineSection.js';
 import { can } from './can.js';
@@ -18,7 +18,7 @@ export function PayoutDetail({ session, params: [id] }) {
     timeline.reload();
   };
   return html`<h1>Payout</h1>
-    <p class="id">${id}</p>
+    <p class="id"><${ShortId} id=${id} /></p>
     <${ErrorNotice} error=${payout.error} />
     ${
       p &&

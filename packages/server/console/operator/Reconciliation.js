@@ -11,6 +11,7 @@ import {
   MoreButton,
   Notice,
   qs,
+  ShortId,
   Table,
   usePaged,
   useState,
@@ -50,6 +51,19 @@ async function importStatement(session, file) {
 }
 
 const count = (run, result) => run.results[result].count;
+
+/**
+ * The run's open exceptions named by result ("Missing 1", "Unmatched 2"): a run whose only open item is a missing
+ * payout says so, rather than a general "unmatched". A server without per-result counts gives the total.
+ */
+function OpenResults({ run }) {
+  if (run.open_exceptions === 0) return html`<${Badge} value="done" />`;
+  const open = RECONCILIATION_RESULTS.filter((res) => res !== 'matched' && run.results[res].open > 0);
+  if (open.length === 0) return html`<span class="badge pending">open ${run.open_exceptions}</span>`;
+  return html`<span class="open-results" data-testid="run-open">
+    ${open.map((res) => html`<span class=${`badge ${res}`}>${LABELS[res]} ${run.results[res].open}</span> `)}
+  </span>`;
+}
 
 export function Reconciliation({ session }) {
   const list = usePaged((cursor) => api('GET', `/admin/v1/reconciliation/runs${qs({ cursor })}`), []);
@@ -98,9 +112,13 @@ export function Reconciliation({ session }) {
       caption="Reconciliation runs"
       rows=${list.rows}
       columns=${[
-        { label: 'Run', id: true, render: (r) => html`<a href=${`#/reconciliation/${r.run_id}`}>${r.run_id}</a>` },
+        {
+          label: 'Run',
+          id: true,
+          render: (r) => html`<${ShortId} id=${r.run_id} href=${`#/reconciliation/${r.run_id}`} />`,
+        },
         { label: 'Statement', render: (r) => r.statement.statement_id },
-        { label: 'Account', id: true, render: (r) => r.statement.account },
+        { label: 'Account', id: true, render: (r) => html`<span class="account-number">${r.statement.account}</span>` },
         {
           label: 'Period',
           render: (r) =>
@@ -112,10 +130,7 @@ export function Reconciliation({ session }) {
         {
           label: 'Open',
           num: true,
-          render: (r) =>
-            r.open_exceptions > 0
-              ? html`<${Badge} value="unmatched" /> ${r.open_exceptions}`
-              : html`<${Badge} value="done" />`,
+          render: (r) => html`<${OpenResults} run=${r} />`,
         },
         { label: 'Imported', render: (r) => when(r.statement.imported_at) },
       ]}

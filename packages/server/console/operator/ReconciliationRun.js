@@ -1,6 +1,6 @@
 // One reconciliation run (docs/operator/reconciliation.md): its statement, its exceptions first, each closed by finance
 // with a reason (the server audits the closes), then what matched.
-import { ActionForm, api, Badge, ErrorNotice, html, rupees, Table, useLoad, useState, when } from '../lib.js';
+import { ActionForm, api, Badge, ErrorNotice, html, ShortId, rupees, Table, useLoad, useState, when } from '../lib.js';
 import { can } from './can.js';
 import { RECONCILIATION_RESULTS } from './reconciliationResults.js';
 
@@ -71,7 +71,7 @@ export function ReconciliationRun({ session, params: [id] }) {
     },
   ];
   return html`<h1>Reconciliation run</h1>
-    <p class="id">${id}</p>
+    <p class="id"><${ShortId} id=${id} /></p>
     <div class="actions">
       <button type="button" class="secondary" onClick=${run.reload}>Refresh</button>
       <a class="button secondary" href=${`/admin/v1/reconciliation/runs/${enc(id)}?format=csv`} download>Export CSV</a>
@@ -84,7 +84,7 @@ export function ReconciliationRun({ session, params: [id] }) {
             <dt>Statement</dt>
             <dd>${r.statement.statement_id} <span class="muted">(${r.statement.version})</span></dd>
             <dt>Account</dt>
-            <dd class="id">${r.statement.account}</dd>
+            <dd class="id"><span class="account-number">${r.statement.account}</span></dd>
             <dt>Period</dt>
             <dd>${r.statement.period_from || '—'} – ${r.statement.period_to || '—'}</dd>
             <dt>Balances</dt>

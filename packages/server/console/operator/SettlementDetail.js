@@ -1,6 +1,6 @@
 // One settlement for the operator: its facts, the payout that paid it (linked), the collections it covers and its
 // CSV report.
-import { api, ErrorNotice, html, useLoad } from '../lib.js';
+import { api, ErrorNotice, html, ShortId, useLoad } from '../lib.js';
 import { SettlementFacts } from '../shared/SettlementFacts.js';
 import { idLink } from './idLink.js';
 
@@ -11,7 +11,7 @@ export function SettlementDetail({ params: [id] }) {
   const found = useLoad(() => api('GET', url), [id]);
   const s = found.data;
   return html`<h1>Settlement</h1>
-    <p class="id">${id}</p>
+    <p class="id"><${ShortId} id=${id} /></p>
     <p><a href="#/settlements">All settlements</a></p>
     <${ErrorNotice} error=${found.error} />
     ${

@@ -6,6 +6,7 @@ import {
   ErrorNotice,
   Field,
   html,
+  ShortId,
   Notice,
   qs,
   rupees,
@@ -31,7 +32,7 @@ export function Wallet({ session, params: [id] }) {
   const [message, setMessage] = useState(null);
   const w = wallet.data;
   return html`<h1>Wallet</h1>
-    <p class="id">${id}</p>
+    <p class="id"><${ShortId} id=${id} /></p>
     <${ErrorNotice} error=${wallet.error} />
     ${
       w &&

@@ -10,7 +10,7 @@ export function BatchDetail({ batch, payoutHref }) {
         <dt>Batch id</dt>
         <dd class="id">${batch.batch_id}</dd>
         <dt>Merchant</dt>
-        <dd class="id">${batch.merchant_id}</dd>
+        <dd><${ShortId} id=${batch.merchant_id} /></dd>
         <dt>Items</dt>
         <dd data-testid="batch-summary">
           ${batch.item_count} items: ${batch.accepted} accepted, ${batch.refused} refused

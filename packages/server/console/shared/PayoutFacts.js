@@ -1,6 +1,6 @@
 // One payout's detail card, shared by the operator's and the merchant's payout pages: the routes differ (admin or
 // merchant console); what a payout shows does not.
-import { Badge, html, maskAccount, rupees, ShortId, when } from '../lib.js';
+import { Badge, html, IdText, maskAccount, rupees, ShortId, when } from '../lib.js';
 import { beneficiaryOf } from './beneficiaryOf.js';
 import { merchantCell } from './merchantCell.js';
 
@@ -28,7 +28,7 @@ export function PayoutFacts({ p, merchantLink, walletLink }) {
       <dt>Remarks</dt>
       <dd>${p.remarks || '—'}</dd>
       <dt>Sender id</dt>
-      <dd>${p.sender_id}</dd>
+      <dd><${IdText} text=${p.sender_id} /></dd>
       ${
         merchantLink
           ? html`<dt>Merchant</dt>

@@ -1,6 +1,6 @@
 // The columns of a payout list, shared by the operator's and the merchant's lists: the routes differ, the columns do
 // not (the operator's add the merchant).
-import { Badge, html, maskAccount, rupees, ShortId, when } from '../lib.js';
+import { Badge, html, IdText, maskAccount, rupees, ShortId, when } from '../lib.js';
 import { beneficiaryOf } from './beneficiaryOf.js';
 import { merchantCell } from './merchantCell.js';
 
@@ -20,7 +20,7 @@ export function payoutColumns(hrefOf, withMerchant) {
     { label: 'Bank', render: (p) => beneficiaryOf(p).bank_name || beneficiaryOf(p).beneficiary_ifsc || '—' },
     { label: 'Status', render: (p) => html`<${Badge} value=${p.status} />` },
     { label: 'Amount', num: true, render: (p) => rupees(p.amount) },
-    { label: 'Sender id', render: (p) => p.sender_id },
+    { label: 'Sender id', render: (p) => html`<${IdText} text=${p.sender_id} />` },
     { label: 'Created', render: (p) => when(p.timestamps ? p.timestamps.created_at : p.created_at) },
   ];
 }

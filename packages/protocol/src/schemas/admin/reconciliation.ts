@@ -14,7 +14,8 @@ import {
 
 /** Reconciliation of bank statements: imports, runs and their items. */
 
-const reconTotal = { type: 'object', properties: { count: integer, amount: rupeesText } } as const;
+/** A result's items in the run: how many, their amount, and how many of them are open exceptions still. */
+const reconTotal = { type: 'object', properties: { count: integer, amount: rupeesText, open: integer } } as const;
 
 const statementBalance = {
   type: 'object',
@@ -51,7 +52,7 @@ export const reconRunView = {
     results: {
       type: 'object',
       description:
-        'Per result (matched, amount_mismatch, unmatched, missing, paid_but_refunded, return_not_applied): count and amount',
+        'Per result (matched, amount_mismatch, unmatched, missing, paid_but_refunded, return_not_applied): count, amount and open (exceptions not closed yet; 0 for matched)',
       additionalProperties: reconTotal,
     },
     forward_value_items: integer,

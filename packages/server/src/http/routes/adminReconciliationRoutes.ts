@@ -59,7 +59,10 @@ export const runView = (s: RunSummary) => ({
   },
   transactions: s.transactions,
   results: Object.fromEntries(
-    RECON_RESULTS.map((r) => [r, { count: s.totals[r].count, amount: formatPaise(s.totals[r].amount) }]),
+    RECON_RESULTS.map((r) => [
+      r,
+      { count: s.totals[r].count, amount: formatPaise(s.totals[r].amount), open: s.openByResult[r] ?? 0 },
+    ]),
   ),
   forward_value_items: s.forwardValueItems,
   open_exceptions: s.openExceptions,

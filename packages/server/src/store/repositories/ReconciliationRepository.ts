@@ -44,6 +44,8 @@ export interface RunSummary {
   totals: Record<ReconResult, ResultTotal>;
   forwardValueItems: number;
   openExceptions: number;
+  /** The open exceptions by result (results with none are absent), so that a list can say which are open. */
+  openByResult: Partial<Record<ReconResult, number>>;
   createdBy: string;
   createdAt: Date;
 }
@@ -101,6 +103,7 @@ interface StatementRunRow {
   created_by: string;
   created_at: Date;
   open_exceptions: bigint | number;
+  open_by_result: Record<string, number | string> | string | null;
   id: string;
   format: 'camt.053' | 'mt940';
   version: string;
@@ -131,10 +134,18 @@ const RUN_COLUMNS = `r.id AS run_id, r.transactions, r.matched, r.matched_amount
   r.created_by, r.created_at,
   (SELECT count(*) FROM reconciliation_items i
     WHERE i.run_id = r.id AND i.result <> 'matched' AND i.closed_at IS NULL) AS open_exceptions,
+  (SELECT json_object_agg(o.result, o.n) FROM (SELECT i.result, count(*) AS n FROM reconciliation_items i
+    WHERE i.run_id = r.id AND i.result <> 'matched' AND i.closed_at IS NULL GROUP BY i.result) o) AS open_by_result,
   s.id, s.format, s.version, s.account, s.statement_ref, s.sha256, s.currency, s.period_from::text AS period_from,
   s.period_to::text AS period_to, s.opening_type, s.opening_balance, s.opening_date::text AS opening_date,
   s.closing_type, s.closing_balance, s.closing_date::text AS closing_date, s.credits, s.debits, s.forward_value,
   s.entry_count, s.ignored_entries, s.imported_by, s.imported_at`;
+
+/** The driver answers json as an object (pg) or as its text (some PGlite paths); counts as numbers either way. */
+function openByResultOf(value: StatementRunRow['open_by_result']): Partial<Record<ReconResult, number>> {
+  const parsed = (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, number | string> | null;
+  return Object.fromEntries(Object.entries(parsed ?? {}).map(([k, n]) => [k, Number(n)]));
+}
 
 const toSummary = (r: StatementRunRow): RunSummary => ({
   id: r.run_id,
@@ -173,6 +184,7 @@ const toSummary = (r: StatementRunRow): RunSummary => ({
   },
   forwardValueItems: r.forward_value_items,
   openExceptions: Number(r.open_exceptions),
+  openByResult: openByResultOf(r.open_by_result),
   createdBy: r.created_by,
   createdAt: r.created_at,
 });
