@@ -23,6 +23,7 @@ let debit: string;
 let refused: string;
 let runId: string;
 let merchantId: string;
+let walletId: string;
 let payoutId: string;
 
 const op = (...args: string[]) => cli(args, env);
@@ -52,6 +53,7 @@ beforeAll(async () => {
   clock.advance(2 * DAY);
   const report = await refusedPspReport(t.url, SECRET, clock(), 'UTR0000CLI');
   merchantId = report.funded.merchant.merchant_id;
+  walletId = report.funded.merchant.wallet_id;
   payoutId = report.payoutId;
   refused = report.exceptionId;
 
@@ -244,6 +246,51 @@ describe('payrail exceptions show and resolve', () => {
     expect((await op('exceptions', 'show', credit, '--json')).json.state).toBe('open');
   });
 
+  it('resolves a deposit credited nowhere: assign_to_wallet with --wallet, return_to_sender naming its payout', async () => {
+    const stray = async (utr: string) => {
+      const res = await fetch(`${t.url}/admin/v1/sandbox/deposits`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          virtual_account: '12345',
+          amount: '15.00',
+          utr,
+          remitter_name: 'Asha Traders',
+          remitter_account: '100000000001',
+          remitter_ifsc: 'SBOX0000001',
+        }),
+      });
+      expect(res.status).toBe(202);
+      return ((await res.json()) as { exception_id: string }).exception_id;
+    };
+    const [assignId, returnId] = await Promise.all([stray('UTRCLIASSIGN1'), stray('UTRCLIRETURN1')]);
+    const assigned = await op(
+      'exceptions',
+      'resolve',
+      assignId,
+      '--action',
+      'assign_to_wallet',
+      '--wallet',
+      walletId,
+      '--reason',
+      'merchant sent the proof',
+    );
+    expect(assigned.code, assigned.stderr).toBe(0);
+    expect(assigned.stdout).toContain('Resolved: assign_to_wallet.');
+    const returned = await op(
+      'exceptions',
+      'resolve',
+      returnId,
+      '--action',
+      'return_to_sender',
+      '--reason',
+      'unclaimed',
+    );
+    expect(returned.code, returned.stderr).toBe(0);
+    expect(returned.stdout).toMatch(/Return payout:\s+PT[0-9A-Z]{26}/);
+    expect(returned.stdout).toMatch(/The return is payout PT[0-9A-Z]{26}\./);
+  });
+
   it('has help with examples', async () => {
     const [list, resolve] = await Promise.all([
       op('exceptions', 'list', '--help'),
@@ -255,5 +302,6 @@ describe('payrail exceptions show and resolve', () => {
     expect(resolve.code).toBe(0);
     expect(resolve.stdout).toContain('--action <action>');
     expect(resolve.stdout).toContain('payrail exceptions resolve EX01… --action dismiss --reason');
+    expect(resolve.stdout).toContain('--action return_to_sender');
   });
 });

@@ -64,6 +64,7 @@ import { StatsService } from './services/StatsService.ts';
 import { DepositService } from './services/DepositService.ts';
 import { BankFileDeposits } from './services/BankFileDeposits.ts';
 import { ExceptionService } from './services/ExceptionService.ts';
+import { ReturnToSender } from './services/ReturnToSender.ts';
 import { InvoiceService } from './services/InvoiceService.ts';
 import { PlatformService } from './services/PlatformService.ts';
 import { PricingService } from './services/PricingService.ts';
@@ -356,7 +357,14 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     gstRateBp: config.gstRateBp,
     clock,
   });
-  const exceptions = new ExceptionService(db, payoutAdmin, bankNotifications, clock, deposits);
+  const exceptions = new ExceptionService(
+    db,
+    payoutAdmin,
+    bankNotifications,
+    clock,
+    deposits,
+    new ReturnToSender(connectors, lifecycle, banks, clock),
+  );
   // Settlements of collections to each merchant's account (docs/operator/settlements.md), paid by ordinary payouts.
   const settlements = new SettlementService(
     db,

@@ -74,6 +74,15 @@ export const exceptionView = {
         at: dateTime,
       },
     },
+    return_payout_id: {
+      type: 'string',
+      description: 'return_to_sender: the latest payout returning the deposit to its sender (the platform’s)',
+    },
+    reopened: {
+      type: 'object',
+      description: 'Opened again because its return to sender failed or came back (the money is in PW_SUSPENSE)',
+      properties: { at: dateTime, reason: text },
+    },
   },
 } as const;
 

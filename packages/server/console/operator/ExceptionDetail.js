@@ -132,6 +132,18 @@ export function ExceptionDetail({ session, params: [id] }) {
             <dt>Created</dt>
             <dd>${when(e.created_at)} (${ageOf(e.created_at, Date.now())} ago)</dd>
             ${
+              e.return_payout_id &&
+              html`<dt>Return to sender</dt>
+                <dd data-testid="exception-return">${idLink('payouts', e.return_payout_id)}</dd>`
+            }
+            ${
+              e.reopened &&
+              html`<dt>Reopened</dt>
+                <dd data-testid="exception-reopened">
+                  ${when(e.reopened.at)}: <${IdText} text=${e.reopened.reason} />
+                </dd>`
+            }
+            ${
               resolution &&
               html`<dt>Resolution</dt>
                 <dd data-testid="exception-resolution">

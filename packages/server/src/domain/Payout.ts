@@ -15,7 +15,11 @@ export interface Beneficiary {
 
 export interface Payout {
   id: string;
-  merchantId: string;
+  /**
+   * The merchant whose payout it is; null for the platform's own payout (a deposit returned to its sender from the
+   * suspense wallet, exceptionId names why): such a payout charges no allowance, pays no fee and sends no webhook.
+   */
+  merchantId: string | null;
   walletId: string;
   senderId: string;
   /** Paise. */
@@ -50,6 +54,8 @@ export interface Payout {
   batchId?: string | null;
   /** The settlement this payout pays (docs/operator/settlements.md); null for a merchant's own payout. */
   settlementId?: string | null;
+  /** The exception whose deposit this payout returns to its sender (a platform payout); null otherwise. */
+  exceptionId?: string | null;
   /** What was charged on it, in paise: the fee and its GST (0 without a pricing plan); kept after a refund. */
   fee: bigint;
   tax: bigint;

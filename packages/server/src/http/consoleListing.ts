@@ -37,14 +37,15 @@ export function createdRange(q: { from?: string; to?: string }): CreatedRange {
  * Each row with its merchant's name, so that an operator's list reads by name: one lookup per merchant on the
  * page (a page holds at most a hundred rows, usually of a few merchants).
  */
-export async function withMerchantNames<T extends { merchant_id: string }>(
+export async function withMerchantNames<T extends { merchant_id: string | null }>(
   merchants: { get(id: string): Promise<Merchant | null> },
   rows: T[],
 ): Promise<Array<T & { merchant_name: string | null }>> {
-  const ids = [...new Set(rows.map((r) => r.merchant_id))];
+  // A platform payout (a deposit returned to its sender) is no merchant's: its name stays null.
+  const ids = [...new Set(rows.flatMap((r) => (r.merchant_id === null ? [] : [r.merchant_id])))];
   const found = await Promise.all(ids.map((id) => merchants.get(id)));
   const names = new Map(ids.map((id, i) => [id, found[i]?.name ?? null]));
-  return rows.map((r) => ({ ...r, merchant_name: names.get(r.merchant_id) ?? null }));
+  return rows.map((r) => ({ ...r, merchant_name: r.merchant_id === null ? null : (names.get(r.merchant_id) ?? null) }));
 }
 
 /**

@@ -13,6 +13,7 @@ import { ReconciliationRepository } from '../store/repositories/ReconciliationRe
 import type { BankNotifications } from './BankNotifications.ts';
 import { DepositAssignRefused, type DepositService } from './DepositService.ts';
 import type { PayoutAdminService } from './PayoutAdminService.ts';
+import { ReturnToSenderRefused, type ReturnToSender } from './ReturnToSender.ts';
 
 export type { ExceptionAction, ExceptionRecord };
 
@@ -29,17 +30,23 @@ const ACTIONS: Readonly<Record<ExceptionKind, readonly ExceptionAction[]>> = {
   amount_mismatch: ['dismiss'],
   unmatched: ['dismiss'],
   missing: ['dismiss'],
-  // A deposit credited nowhere: finance credits it to the wallet it was meant for (once per UTR), or dismisses it.
-  // return_to_sender (a payout back to the remitter) is not available yet.
-  unknown_virtual_account: ['assign_to_wallet', 'dismiss'],
-  remitter_not_allowed: ['assign_to_wallet', 'dismiss'],
+  // A deposit credited nowhere: finance credits it to the wallet it was meant for (once per UTR), pays it back to the
+  // account it came from (a platform payout from the suspense wallet), or dismisses it.
+  unknown_virtual_account: ['assign_to_wallet', 'return_to_sender', 'dismiss'],
+  remitter_not_allowed: ['assign_to_wallet', 'return_to_sender', 'dismiss'],
 };
 
-/** The actions an exception allows: those of its kind, less the ones that need a payout when it names none. */
+/**
+ * The actions an exception allows: those of its kind, less the ones that need a payout when it names none. An
+ * exception opened again by a failed return holds its money in the suspense wallet: it can be returned again or
+ * dismissed, no longer assigned (its UTR is credited, to the suspense wallet).
+ */
 export function allowedActions(e: ExceptionRecord): ExceptionAction[] {
   if (e.state !== 'open') return [];
   const needsPayout = new Set<ExceptionAction>(['apply_as_reported', 'refund_in_full']);
-  return ACTIONS[e.kind].filter((a) => e.payoutId !== null || !needsPayout.has(a));
+  return ACTIONS[e.kind].filter(
+    (a) => (e.payoutId !== null || !needsPayout.has(a)) && !(a === 'assign_to_wallet' && e.returnPayoutId !== null),
+  );
 }
 
 export type ResolveExceptionOutcome =
@@ -48,10 +55,19 @@ export type ResolveExceptionOutcome =
   | { ok: false; reason: 'already_resolved'; exception: ExceptionRecord }
   | { ok: false; reason: 'action_not_allowed'; allowed: ExceptionAction[] }
   /** The operation the action stands for refused (the payout is not in a state it applies to): nothing changed. */
-  | { ok: false; reason: 'invalid_state'; message: string };
+  | { ok: false; reason: 'invalid_state'; message: string }
+  /** The report lacks what the action needs (return_to_sender: the remitter's account, IFSC or name). */
+  | { ok: false; reason: 'invalid_request'; message: string };
 
 /** The operation refused inside the transaction: everything it wrote is rolled back. */
-class ActionRefused extends Error {}
+class ActionRefused extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'invalid_state' | 'invalid_request' = 'invalid_state',
+  ) {
+    super(message);
+  }
+}
 
 /**
  * The exceptions queue for operators (docs/operator/exceptions.md): list, read and resolve. Resolving runs the action
@@ -67,6 +83,7 @@ export class ExceptionService {
     private readonly notifications: BankNotifications,
     private readonly clock: Clock,
     private readonly deposits: DepositService | null = null,
+    private readonly returns: ReturnToSender | null = null,
   ) {}
 
   page(query: ExceptionQuery): Promise<ExceptionRecord[]> {
@@ -113,7 +130,7 @@ export class ExceptionService {
         return { ok: true, exception: resolved };
       });
     } catch (err) {
-      if (err instanceof ActionRefused) return { ok: false, reason: 'invalid_state', message: err.message };
+      if (err instanceof ActionRefused) return { ok: false, reason: err.reason, message: err.message };
       throw err;
     }
   }
@@ -135,6 +152,18 @@ export class ExceptionService {
         await this.deposits.assignWithin(tx, e, walletId);
       } catch (err) {
         if (err instanceof DepositAssignRefused) throw new ActionRefused(err.message);
+        throw err;
+      }
+      return;
+    }
+    if (action === 'return_to_sender') {
+      if (!this.returns) throw new ActionRefused('returns to sender are not available');
+      try {
+        await this.returns.openWithin(tx, e);
+      } catch (err) {
+        if (err instanceof ReturnToSenderRefused) {
+          throw new ActionRefused(err.message, err.kind === 'invalid' ? 'invalid_request' : 'invalid_state');
+        }
         throw err;
       }
       return;

@@ -29,14 +29,16 @@ export class LockPlan {
   move(payout: MovingPayout, to: PayoutStatus): this {
     const returned = payout.status === RETURN_TRANSITION.from && to === RETURN_TRANSITION.to;
     if (to === 'REFUNDED') this.wallets.add(payout.walletId);
-    if (to === 'FAILED' || returned) {
+    const merchantId = payout.merchantId;
+    // The platform's own payout (a return to sender) has no allowances and no batch.
+    if ((to === 'FAILED' || returned) && merchantId !== null) {
       for (const period of [`D${payout.istDay}`, `M${payout.istMonth}`]) {
-        this.allowances.set(`${payout.merchantId}\n${period}`, { merchantId: payout.merchantId, period });
+        this.allowances.set(`${merchantId}\n${period}`, { merchantId, period });
       }
     }
-    if (payout.batchId && (to === 'SUCCESS' || (to === 'REFUNDED' && !returned))) {
+    if (payout.batchId && merchantId !== null && (to === 'SUCCESS' || (to === 'REFUNDED' && !returned))) {
       const batchId = payout.batchId;
-      this.batches.set(`${payout.merchantId}\n${batchId}`, { merchantId: payout.merchantId, batchId });
+      this.batches.set(`${merchantId}\n${batchId}`, { merchantId, batchId });
     }
     return this;
   }

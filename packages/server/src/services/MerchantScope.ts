@@ -8,7 +8,7 @@ export interface MerchantScope {
 }
 
 /** Whether a row of `merchantId` is within the scope (any row is, with no scope). */
-export const inScope = (scope: MerchantScope | undefined, merchantId: string): boolean =>
+export const inScope = (scope: MerchantScope | undefined, merchantId: string | null): boolean =>
   scope === undefined || scope.merchantId === merchantId;
 
 /** A list query narrowed to the scope: its merchant replaces any merchant filter the query had. */

@@ -83,8 +83,8 @@ export async function moveMany(
     const returned = m.payout.status === RETURN_TRANSITION.from && m.to === RETURN_TRANSITION.to;
     if (m.to !== 'FAILED' && !returned) return;
     const p = moved[i] as Payout;
-    // A settlement's payout was never counted in the allowances (migration 034).
-    if (p.settlementId) return;
+    // A settlement's payout was never counted in the allowances (migration 034), nor the platform's own (037).
+    if (p.settlementId || p.merchantId === null) return;
     release(p.merchantId, `D${p.istDay}`, p.amount);
     release(p.merchantId, `M${p.istMonth}`, p.amount);
   });
@@ -94,7 +94,7 @@ export async function moveMany(
   const events: Omit<NewDelivery, 'createdAt'>[] = [];
   moved.forEach((p, i) => {
     const type = payoutEventType((moves[i] as BulkMove).to);
-    if (!type || !p.callbackUrl) return;
+    if (!type || !p.callbackUrl || p.merchantId === null) return;
     // The outbox rows of `enqueueWebhook`, in one statement, in the order of `moves` (their seq).
     events.push({
       id: newId('event', now),
@@ -115,7 +115,7 @@ export async function moveMany(
   for (const [i, p] of moved.entries()) {
     const m = moves[i] as BulkMove;
     const returned = m.payout.status === RETURN_TRANSITION.from && m.to === RETURN_TRANSITION.to;
-    if (p.batchId && (m.to === 'SUCCESS' || (m.to === 'REFUNDED' && !returned))) {
+    if (p.batchId && p.merchantId !== null && (m.to === 'SUCCESS' || (m.to === 'REFUNDED' && !returned))) {
       await batchItemFinal(tx, p.merchantId, p.batchId, new Date(now));
     }
   }

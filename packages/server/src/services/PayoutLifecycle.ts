@@ -78,20 +78,23 @@ export class PayoutLifecycle {
     });
     if (!moved) return null;
     const returned = payout.status === RETURN_TRANSITION.from && to === RETURN_TRANSITION.to;
-    if ((to === 'FAILED' || returned) && !moved.settlementId) {
-      // A settlement's payout was never counted in the allowances (migration 034): nothing to free.
+    const merchantId = moved.merchantId;
+    if ((to === 'FAILED' || returned) && !moved.settlementId && merchantId !== null) {
+      // A settlement's payout was never counted in the allowances (migration 034), nor was the platform's own (a
+      // return to sender, migration 037): nothing to free.
       // The allowances count the payouts that are not FAILED or REFUNDED: a failure or a return frees its amount
       // at once (in the day and month the payout was made, whenever the return comes).
-      await UsageRepository.release(tx, moved.merchantId, `D${moved.istDay}`, moved.amount);
-      await UsageRepository.release(tx, moved.merchantId, `M${moved.istMonth}`, moved.amount);
+      await UsageRepository.release(tx, merchantId, `D${moved.istDay}`, moved.amount);
+      await UsageRepository.release(tx, merchantId, `M${moved.istMonth}`, moved.amount);
     }
     const type = payoutEventType(to);
     const now = new Date(this.clock());
-    if (type) {
+    // The platform's own payout has no merchant to tell (its exception reopens by itself when it fails: 037).
+    if (type && merchantId !== null) {
       await enqueueWebhook(
         tx,
         {
-          merchantId: moved.merchantId,
+          merchantId,
           subjectId: moved.id,
           type,
           url: moved.callbackUrl,
@@ -104,9 +107,9 @@ export class PayoutLifecycle {
     await this.scheduleNext(tx, moved);
     await settlementPayoutsMoved(tx, [moved], now);
     // A returned payout was counted final at its SUCCESS: its batch completed then and is not counted again.
-    if (moved.batchId && (to === 'SUCCESS' || (to === 'REFUNDED' && !returned))) {
+    if (moved.batchId && merchantId !== null && (to === 'SUCCESS' || (to === 'REFUNDED' && !returned))) {
       // After the payout's own event, so that a receiver sees the last payout.* event before the batch's.
-      await batchItemFinal(tx, moved.merchantId, moved.batchId, now);
+      await batchItemFinal(tx, merchantId, moved.batchId, now);
     }
     this.metrics.payoutTransitions.inc({ status: to });
     return moved;

@@ -190,7 +190,7 @@ describe.each(ENGINES)('virtual accounts and deposits on %s', (engine) => {
       kind: 'unknown_virtual_account',
       state: 'open',
       amount: '700.00',
-      allowed_actions: ['assign_to_wallet', 'dismiss'],
+      allowed_actions: ['assign_to_wallet', 'return_to_sender', 'dismiss'],
       reported: { virtual_account: typo, amount: '700.00', utr: u },
     });
     // A well-formed number that names no wallet is unknown too.

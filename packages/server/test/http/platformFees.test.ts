@@ -121,6 +121,7 @@ describe.each(ENGINES)('platform wallets and fee reports on %s', (engine) => {
         { kind: 'fees', wallet_id: 'PW_FEES', balance: '20.00' },
         { kind: 'gst', wallet_id: 'PW_GST', balance: '3.60' },
         { kind: 'recovery', wallet_id: 'PW_RECOVERY', balance: '0.00' },
+        { kind: 'suspense', wallet_id: 'PW_SUSPENSE', balance: '0.00' },
       ],
     });
   });
@@ -302,7 +303,7 @@ describe.each(ENGINES)('platform wallets and fee reports on %s', (engine) => {
     expect(res.body).toEqual({
       ok: true,
       wallets_checked: Number(rows[0]?.n),
-      platform_wallets_checked: 3,
+      platform_wallets_checked: 4,
       mismatches: [],
       unbalanced_kinds: [],
     });

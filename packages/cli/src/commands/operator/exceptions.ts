@@ -68,6 +68,13 @@ function exceptionView(e: Row): string {
       ['Reason', cell(e.reason)],
       ['Created', cell(e.created_at)],
       ['Allowed actions', allowed.length ? allowed.join(', ') : null],
+      ['Return payout', cell(e.return_payout_id)],
+      ...(e.reopened
+        ? ([['Reopened', `${String((e.reopened as Row).at)}: ${String((e.reopened as Row).reason)}`]] as [
+            string,
+            Cell,
+          ][])
+        : []),
       ...(resolution
         ? ([
             [
@@ -154,28 +161,34 @@ Examples:
       'why (1-1000 characters), kept with the resolution and in the audit log',
       reasonArg,
     )
+    .option('--wallet <walletId>', 'assign_to_wallet: the wallet the deposit is credited to')
     .addHelpText(
       'after',
       `
 Actions: dismiss closes it, no money moves; apply_as_reported applies the refused report as it came (the payout
 moves only as its transition table allows); refund_in_full gives the payout's money back to the wallet (a SUCCESS
-payout is returned, one still open is failed and refunded); no exception offers assign_to_wallet or
-return_to_sender yet. An exception resolved already, or an action it does not allow (the error lists the allowed
-ones), is refused with exit 4; an unknown exception is exit 5.
+payout is returned, one still open is failed and refunded). A deposit credited nowhere: assign_to_wallet credits it
+to the wallet named by --wallet (once per UTR); return_to_sender pays it back to the account it came from, as the
+platform's payout from its suspense wallet (the report must name the remitter's account, IFSC and name; if the return
+fails, the exception opens again and can be returned again or dismissed). An exception resolved already, or an action
+it does not allow (the error lists the allowed ones), is refused with exit 4; an unknown exception is exit 5.
 
 Examples:
   payrail exceptions show EX01…
   payrail exceptions resolve EX01… --action dismiss --reason "Bank charge, booked by hand"
-  payrail exceptions resolve EX01… --action refund_in_full --reason "Bank confirmed the return" --json`,
+  payrail exceptions resolve EX01… --action refund_in_full --reason "Bank confirmed the return" --json
+  payrail exceptions resolve EX01… --action assign_to_wallet --wallet WL01… --reason "Merchant sent the proof"
+  payrail exceptions resolve EX01… --action return_to_sender --reason "Nobody claims it"`,
     )
-    .action(async (id: string, opts: { action: string; reason: string }, cmd: Command) => {
+    .action(async (id: string, opts: { action: string; reason: string; wallet?: string }, cmd: Command) => {
       const e = await adminRequest(
         cmd,
         'POST',
         `/admin/v1/exceptions/${encodeURIComponent(id)}/resolve`,
-        { action: opts.action, reason: opts.reason },
+        { action: opts.action, reason: opts.reason, ...(opts.wallet ? { wallet_id: opts.wallet } : {}) },
         'exceptions resolve',
       );
-      output(cmd).result(e, () => `${exceptionView(e)}\n\nResolved: ${opts.action}.`);
+      const returned = e.return_payout_id ? ` The return is payout ${String(e.return_payout_id)}.` : '';
+      output(cmd).result(e, () => `${exceptionView(e)}\n\nResolved: ${opts.action}.${returned}`);
     });
 }

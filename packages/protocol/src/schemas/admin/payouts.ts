@@ -14,7 +14,14 @@ export const adminPayoutView = {
   type: 'object',
   properties: {
     ...WIRE_SCHEMAS.PayoutTransaction.properties,
-    merchant_id: text,
+    merchant_id: {
+      type: ['string', 'null'],
+      description: 'The merchant whose payout it is; null for the platform’s own (a deposit returned to its sender)',
+    },
+    exception_id: {
+      type: ['string', 'null'],
+      description: 'A return to sender: the exception whose deposit it pays back (the platform’s payout)',
+    },
     scheme: { type: 'string', enum: SCHEME_NAMES },
     rail: text,
     connector: { type: 'string', description: 'The connector chosen at initiation; `rail` is its older name' },

@@ -5,8 +5,11 @@ import { integer, rupeesText, text } from '../common.ts';
  * and the fees and GST it earned, by IST day, merchant or product.
  */
 
-/** The platform's wallets: fee income, GST payable, recovery (liens enforced, differences written off). */
-export const PLATFORM_WALLET_KINDS = ['fees', 'gst', 'recovery'] as const;
+/**
+ * The platform's wallets: fee income, GST payable, recovery (liens enforced, differences written off), suspense (a
+ * deposit credited nowhere on its way back to its sender).
+ */
+export const PLATFORM_WALLET_KINDS = ['fees', 'gst', 'recovery', 'suspense'] as const;
 
 export const platformWalletList = {
   type: 'object',

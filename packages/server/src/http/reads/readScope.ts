@@ -19,7 +19,7 @@ export const operatorFilters = <F extends object>(scope: ReadScope, filters: F):
   scope === 'operator' ? filters : {};
 
 /** The views as the scope reads them: the operator's each with its merchant's name. */
-export async function scopedViews<T extends { merchant_id: string }>(
+export async function scopedViews<T extends { merchant_id: string | null }>(
   scope: ReadScope,
   merchants: { get(id: string): Promise<Merchant | null> },
   views: T[],

@@ -35,6 +35,8 @@ export const exceptionView = (e: ExceptionRecord) => ({
         },
       }
     : {}),
+  ...(e.returnPayoutId ? { return_payout_id: e.returnPayoutId } : {}),
+  ...(e.reopenedAt ? { reopened: { at: e.reopenedAt.toISOString(), reason: e.reopenReason } } : {}),
 });
 
 const CSV_HEADER = [
@@ -55,6 +57,7 @@ const CSV_HEADER = [
   'resolution_reason',
   'resolved_by',
   'resolved_at',
+  'return_payout_id',
 ];
 
 const csvRow = (e: ExceptionRecord) => [
@@ -75,6 +78,7 @@ const csvRow = (e: ExceptionRecord) => [
   e.resolutionReason,
   e.resolvedBy,
   e.resolvedAt?.toISOString() ?? null,
+  e.returnPayoutId,
 ];
 
 /** A CSV export holds at most this many exceptions (the filters narrow it). */
@@ -157,11 +161,16 @@ export function adminExceptionRoutes(app: FastifyInstance, deps: { exceptions: E
       schema: {
         tags: ['admin'],
         summary:
-          'Resolve an exception once: apply_as_reported, refund_in_full, assign_to_wallet (with wallet_id) or dismiss (by kind; see allowed_actions), with a reason',
+          'Resolve an exception once: apply_as_reported, refund_in_full, assign_to_wallet (with wallet_id), return_to_sender or dismiss (by kind; see allowed_actions), with a reason',
         ...R['POST /admin/v1/exceptions/:exception_id/resolve'],
         response: {
           ...R['POST /admin/v1/exceptions/:exception_id/resolve'].response,
           ...adminErrorResponses,
+          400: {
+            ...adminError,
+            description:
+              'invalid_request: no reason, or return_to_sender for a report without the remitter’s account, IFSC or name (the message names it)',
+          },
           403: adminError,
           409: {
             ...adminError,
@@ -205,6 +214,8 @@ export function adminExceptionRoutes(app: FastifyInstance, deps: { exceptions: E
           );
         case 'invalid_state':
           throw new AdminError('invalid_state', outcome.message);
+        case 'invalid_request':
+          throw AdminError.invalid(outcome.message);
       }
     },
   );

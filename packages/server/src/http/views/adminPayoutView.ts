@@ -4,6 +4,7 @@ import { toPayoutWire, type Payout } from '../../domain/Payout.ts';
 export const adminPayoutView = (p: Payout) => ({
   ...toPayoutWire(p),
   merchant_id: p.merchantId,
+  exception_id: p.exceptionId ?? null,
   scheme: p.scheme,
   rail: p.rail,
   // The connector chosen at initiation (PAYRAIL_CONNECTOR, PAYRAIL_CONNECTOR_ROUTES); `rail` is its older name.

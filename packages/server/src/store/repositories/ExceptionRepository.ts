@@ -28,6 +28,11 @@ export interface ExceptionRecord {
   resolvedBy: string | null;
   resolutionAction: ExceptionAction | null;
   resolutionReason: string | null;
+  /** When a return to sender failed and opened it again, and why (migration 037); null otherwise. */
+  reopenedAt: Date | null;
+  reopenReason: string | null;
+  /** The latest payout returning its deposit to the sender (return_to_sender); null when none was made. */
+  returnPayoutId: string | null;
 }
 
 /** An exception to record: its id and fingerprint are made here. */
@@ -73,10 +78,15 @@ interface Row {
   resolved_by: string | null;
   resolution_action: ExceptionAction | null;
   resolution_reason: string | null;
+  reopened_at: Date | null;
+  reopen_reason: string | null;
+  return_payout_id: string | null;
 }
 
 const COLUMNS = `id, kind, state, source, source_ref, merchant_id, payout_id, wallet_id, amount, reported, held, reason,
-  recon_item_id, created_at, resolved_at, resolved_by, resolution_action, resolution_reason`;
+  recon_item_id, created_at, resolved_at, resolved_by, resolution_action, resolution_reason, reopened_at,
+  reopen_reason,
+  (SELECT r.id FROM payouts r WHERE r.exception_id = exceptions.id ORDER BY r.id DESC LIMIT 1) AS return_payout_id`;
 
 const toRecord = (r: Row): ExceptionRecord => ({
   id: r.id,
@@ -97,6 +107,9 @@ const toRecord = (r: Row): ExceptionRecord => ({
   resolvedBy: r.resolved_by,
   resolutionAction: r.resolution_action,
   resolutionReason: r.resolution_reason,
+  reopenedAt: r.reopened_at ?? null,
+  reopenReason: r.reopen_reason ?? null,
+  returnPayoutId: r.return_payout_id ?? null,
 });
 
 /** JSON with bigints as text and keys in a fixed order, so that the same content always hashes the same. */

@@ -180,7 +180,9 @@ export const LedgerRepository = {
    * Every wallet whose balance differs from the sum of its entries, the platform's wallets included (should always be
    * empty); and every double-entry kind whose entries do not sum to zero over all wallets (should never be one). A
    * kind is double-entry when it is one of DOUBLE_ENTRY_KINDS or any entry of it is on a platform wallet: each of its
-   * movements is two entries, the merchant's side and the platform's, with opposite signs (migration 029). Each check
+   * movements is two entries, the merchant's side and the platform's, with opposite signs (migration 029). The suspense
+   * wallet is not such a side: it holds money from outside as a merchant wallet does (a deposit returned to its
+   * sender, migration 037), so its deposits and payouts are single entries as a merchant's are. Each check
    * is one statement, so it sees one committed state (a platform wallet's balance moves at commit).
    */
   async verify(q: Queryable): Promise<{
@@ -202,7 +204,7 @@ export const LedgerRepository = {
     const kinds = await q.query<{ kind: string; total: bigint }>(
       `SELECT e.kind, sum(e.amount)::int8 AS total
          FROM ledger_entries e
-         LEFT JOIN wallets p ON p.id = e.wallet_id AND p.platform_kind IS NOT NULL
+         LEFT JOIN wallets p ON p.id = e.wallet_id AND p.platform_kind IN ('fees', 'gst', 'recovery')
         GROUP BY e.kind
        HAVING sum(e.amount) <> 0 AND (e.kind = ANY ($1::text[]) OR bool_or(p.id IS NOT NULL))
         ORDER BY e.kind`,

@@ -5,7 +5,7 @@ import { createdRangeWhere } from '../createdRangeWhere.ts';
 
 export interface PayoutRow {
   id: string;
-  merchant_id: string;
+  merchant_id: string | null;
   wallet_id: string;
   sender_id: string;
   amount: bigint;
@@ -34,6 +34,7 @@ export interface PayoutRow {
   ist_month: string;
   batch_id?: string | null;
   settlement_id?: string | null;
+  exception_id?: string | null;
   fee?: bigint;
   tax?: bigint;
   created_at: Date;
@@ -73,6 +74,7 @@ export const toPayout = (r: PayoutRow): Payout => ({
   istMonth: r.ist_month,
   batchId: r.batch_id ?? null,
   settlementId: r.settlement_id ?? null,
+  exceptionId: r.exception_id ?? null,
   fee: r.fee ?? 0n,
   tax: r.tax ?? 0n,
   createdAt: r.created_at,

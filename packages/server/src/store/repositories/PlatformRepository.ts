@@ -1,7 +1,7 @@
 import type { FeeFigures, FeeReportGroup } from '../../domain/feeReport.ts';
 import type { Queryable } from '../Database.ts';
 
-export type PlatformWalletKind = 'fees' | 'gst' | 'recovery';
+export type PlatformWalletKind = 'fees' | 'gst' | 'recovery' | 'suspense';
 
 export interface PlatformWallet {
   kind: PlatformWalletKind;
@@ -32,7 +32,7 @@ export const PlatformRepository = {
   async wallets(q: Queryable): Promise<PlatformWallet[]> {
     const { rows } = await q.query<{ platform_kind: PlatformWalletKind; id: string; balance: bigint }>(
       `SELECT platform_kind, id, balance FROM wallets WHERE platform_kind IS NOT NULL
-        ORDER BY array_position(ARRAY['fees', 'gst', 'recovery'], platform_kind)`,
+        ORDER BY array_position(ARRAY['fees', 'gst', 'recovery', 'suspense'], platform_kind)`,
     );
     return rows.map((r) => ({ kind: r.platform_kind, walletId: r.id, balance: BigInt(r.balance) }));
   },
