@@ -17,6 +17,11 @@ export type { MerchantPatch };
 export interface CreatedMerchant {
   merchant: Merchant;
   wallet: Wallet;
+  /**
+   * The ids of other merchants with the same name (any case), oldest first: allowed (two businesses may share a
+   * name), but usually a walk-through run twice, which the operator is told about.
+   */
+  namesakes: string[];
 }
 
 export interface CreditResult {
@@ -70,7 +75,8 @@ export class MerchantService {
         webhookSecret: generateWebhookSecret(),
       });
       const wallet = await WalletRepository.insert(tx, newId('wallet', this.clock()), merchant.id);
-      return { merchant, wallet };
+      const namesakes = await MerchantRepository.namesakes(tx, name, merchant.id);
+      return { merchant, wallet, namesakes };
     });
     this.onChanged(created.merchant);
     return created;

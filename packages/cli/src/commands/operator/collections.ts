@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { listCommand } from '../../listCommand.ts';
+import { merchantLabel } from '../../merchantLabel.ts';
 import { cell } from '../../output.ts';
 
 /** `payrail collections …`: the operator's view of every merchant's collections (admin API). */
@@ -21,7 +22,7 @@ export function collectionsCommands(program: Command): void {
     columns: [
       ['TXN ID', (r) => cell(r.txnId)],
       ['SENDER ID', (r) => cell(r.senderId)],
-      ['MERCHANT', (r) => cell(r.merchant_id)],
+      ['MERCHANT', (r) => merchantLabel(r)],
       ['AMOUNT', (r) => cell(r.requestAmount)],
       ['FEES', (r) => cell(r.fees)],
       ['GST', (r) => cell(r.tax)],

@@ -54,7 +54,11 @@ export function merchantCommands(program: Command): void {
     .action(async (name: string, _opts, cmd: Command) => {
       const admin = await adminClient(cmd);
       const m = await admin.request('POST', '/admin/v1/merchants', { name }, 'merchant create');
-      output(cmd).result(m, () =>
+      const out = output(cmd);
+      // Created either way; a warning (another merchant of this name) goes to stderr, and stays in the --json result.
+      for (const w of (m.warnings as { message?: string }[] | undefined) ?? [])
+        out.note(`payrail: warning: ${w.message}`);
+      out.result(m, () =>
         [
           keyValues([
             ['Merchant ID', cell(m.merchant_id)],

@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { Row } from '../../adminClient.ts';
 import { adminRequest, output } from '../../context.ts';
 import { listCommand } from '../../listCommand.ts';
+import { merchantLabel } from '../../merchantLabel.ts';
 import { cell, keyValues, type Cell } from '../../output.ts';
 import { adminGet, showCommand } from '../../showCommand.ts';
 
@@ -10,7 +11,7 @@ function payoutAdminView(p: Row): string {
   return keyValues([
     ['Transaction ID', cell(p.transaction_id)],
     ['Sender ID', cell(p.sender_id)],
-    ['Merchant ID', cell(p.merchant_id)],
+    ['Merchant', merchantLabel(p, false)],
     ['Wallet ID', cell(p.wallet_id)],
     ['Amount', cell(p.amount)],
     // What the merchant's pricing plan charged on it, kept after a refund (the refund is a statement entry).
@@ -44,7 +45,7 @@ export function payoutsCommands(program: Command): void {
     columns: [
       ['TRANSACTION ID', (r) => cell(r.transaction_id)],
       ['SENDER ID', (r) => cell(r.sender_id)],
-      ['MERCHANT', (r) => cell(r.merchant_id)],
+      ['MERCHANT', (r) => merchantLabel(r)],
       ['AMOUNT', (r) => cell(r.amount)],
       ['FEES', (r) => cell(r.fees)],
       ['GST', (r) => cell(r.tax)],

@@ -61,6 +61,24 @@ export const merchantCreateBody = {
   properties: { name: { type: 'string', minLength: 1, maxLength: 200 } },
 } as const;
 
+/**
+ * Something about a request that succeeded that the operator should know: the merchant was created, but, say,
+ * another merchant already has its name. `code` for programs, `message` for people.
+ */
+export const adminWarning = {
+  type: 'object',
+  required: ['code', 'message'],
+  properties: {
+    code: { type: 'string', enum: ['duplicate_name'] },
+    message: { type: 'string' },
+    merchant_ids: {
+      type: 'array',
+      items: text,
+      description: 'duplicate_name: the other merchants with this name (any case), oldest first, at most 10',
+    },
+  },
+} as const;
+
 export const merchantCreated = {
   type: 'object',
   properties: {
@@ -70,6 +88,12 @@ export const merchantCreated = {
     secret_key: text,
     webhook_secret: text,
     wallet_id: text,
+    warnings: {
+      type: 'array',
+      items: adminWarning,
+      description:
+        'Empty, or what the operator should know: `duplicate_name` when another merchant already has this name (any case). The merchant is created either way.',
+    },
   },
 } as const;
 

@@ -114,6 +114,21 @@ function billingPatch(
   return patch;
 }
 
+/**
+ * A second merchant of the same name is allowed (two businesses may share one) but is usually a walk-through run
+ * twice: the creation says so, naming the others, so that the operator can tell them apart or suspend the new one.
+ */
+function duplicateNameWarning(name: string, others: string[]) {
+  const which = others.length === 1 ? 'another merchant is' : `${others.length} other merchants are`;
+  return {
+    code: 'duplicate_name' as const,
+    message:
+      `${which} already named ${JSON.stringify(name)} (${others.join(', ')}); this one is created anyway, with its ` +
+      'own id, credentials and wallet: tell them apart by id, or suspend the one you did not mean',
+    merchant_ids: others,
+  };
+}
+
 /** Operator routes of docs/operator/admin-api.md for merchants, wallets, credits and credentials. */
 export function adminMerchantRoutes(app: FastifyInstance, deps: Deps & { deposits: DepositService }) {
   const { merchants } = deps;
@@ -141,7 +156,7 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps & { deposit
     async (request, reply) => {
       const name = request.body.name.trim();
       if (!name) throw AdminError.invalid('name must not be blank');
-      const { merchant, wallet } = await merchants.create(name);
+      const { merchant, wallet, namesakes } = await merchants.create(name);
       return reply.code(201).send({
         merchant_id: merchant.id,
         name: merchant.name,
@@ -149,6 +164,7 @@ export function adminMerchantRoutes(app: FastifyInstance, deps: Deps & { deposit
         secret_key: merchant.secretKey,
         webhook_secret: merchant.webhookSecret,
         wallet_id: wallet.id,
+        warnings: namesakes.length === 0 ? [] : [duplicateNameWarning(merchant.name, namesakes)],
       });
     },
   );

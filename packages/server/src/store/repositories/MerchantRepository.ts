@@ -206,6 +206,18 @@ export class MerchantRepository {
     return toMerchant(this.box, rows[0] as MerchantRow);
   }
 
+  /**
+   * Other merchants with this name, any case and outer spaces aside (at most `limit`, oldest first): what a new
+   * merchant's creation warns of. A scan of the merchants table, once per creation.
+   */
+  static async namesakes(q: Queryable, name: string, exceptId: string, limit = 10): Promise<string[]> {
+    const { rows } = await q.query<{ id: string }>(
+      `SELECT id FROM merchants WHERE lower(btrim(name)) = lower(btrim($1)) AND id <> $2 ORDER BY id LIMIT $3`,
+      [name, exceptId, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
   async findById(q: Queryable, id: string): Promise<Merchant | null> {
     const { rows } = await q.query<MerchantRow>('SELECT * FROM merchants WHERE id = $1', [id]);
     return this.merchant(rows[0]);
