@@ -225,6 +225,21 @@ describe.each(ENGINES)('settlements on %s', (engine) => {
     expect(got.body.collections).toMatchObject([{ collection_id: c }]);
   });
 
+  it('holds a suspended merchant’s settlements until it is active again', async () => {
+    const p = await collector();
+    await setAccount(p, { schedule: 'instant' });
+    await collect(p, '30.00');
+    await setMerchant(t.url, p.merchant.merchant_id, { status: 'suspended' });
+    const held = await run();
+    expect(held.settlements.filter((s) => s.wallet_id === p.merchant.wallet_id)).toEqual([]);
+    expect(held.refused.filter((r) => r.wallet_id === p.merchant.wallet_id)).toEqual([]);
+    await setMerchant(t.url, p.merchant.merchant_id, { status: 'active' });
+    const resumed = await run();
+    expect(resumed.settlements.filter((s) => s.wallet_id === p.merchant.wallet_id)).toMatchObject([
+      { trigger: 'instant', amount: '27.64' },
+    ]);
+  });
+
   // The tests below move the clock by days: they come last.
   it('runs daily: collections up to the previous midnight IST (23:59:59 in, 00:00:00 not), banking days only; a failed settlement is covered again the next day', async () => {
     const p = await collector();

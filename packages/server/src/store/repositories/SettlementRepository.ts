@@ -183,14 +183,16 @@ export const SettlementRepository = {
 
   /**
    * The daily accounts whose run may be due at `now` (IST day `day`, minute of the day `minute`): not run today, its
-   * time come, not held. Each pass asks this (every few seconds on every instance), so it reads only those rows.
+   * time come, not held, its merchant not suspended (a suspension holds settlements: the money stays in the wallet
+   * until the merchant is active again, and the next run covers it). Each pass asks this (every few seconds on every
+   * instance), so it reads only those rows.
    */
   async dailyCandidates(q: Queryable, day: string, minute: number, now: Date): Promise<SettlementAccount[]> {
     const { rows } = await q.query<AccountRow>(
-      `SELECT * FROM settlement_accounts
-        WHERE schedule = 'daily' AND at_minute <= $2 AND active_from <= $3
-          AND (last_run_day IS NULL OR last_run_day < $1)
-        ORDER BY merchant_id`,
+      `SELECT a.* FROM settlement_accounts a JOIN merchants m ON m.id = a.merchant_id AND m.status = 'active'
+        WHERE a.schedule = 'daily' AND a.at_minute <= $2 AND a.active_from <= $3
+          AND (a.last_run_day IS NULL OR a.last_run_day < $1)
+        ORDER BY a.merchant_id`,
       [day, minute, now],
     );
     return rows.map(toAccount);
@@ -212,10 +214,13 @@ export const SettlementRepository = {
     return rows.map((r) => r.id);
   },
 
-  /** The wallets of instant merchants with a collection credited and not yet settled (before `before`). */
+  /**
+   * The wallets of instant merchants, not suspended, with a collection credited and not yet settled (before `before`).
+   */
   async instantWallets(q: Queryable, before: Date): Promise<string[]> {
     const { rows } = await q.query<{ id: string }>(
       `SELECT w.id FROM settlement_accounts a
+         JOIN merchants m ON m.id = a.merchant_id AND m.status = 'active'
          JOIN wallets w ON w.merchant_id = a.merchant_id
         WHERE a.schedule = 'instant' AND a.active_from <= $1
           AND EXISTS (SELECT 1 FROM settleable_collections q WHERE q.wallet_id = w.id AND q.credited_at < $1)
