@@ -1,3 +1,4 @@
+import { approvalRefusal, grantWords, type ApprovalRefusal } from '../domain/creditApprovalVerdict.ts';
 import { newConsoleId } from '../domain/ids.ts';
 import { roleAllows, type Actor } from '../domain/Operator.ts';
 import type { Database } from '../store/Database.ts';
@@ -6,6 +7,7 @@ import {
   LineageConflict,
   type CreditRequest,
   type CreditRequestStatus,
+  type ListedCreditRequest,
 } from '../store/repositories/CreditRequestRepository.ts';
 import { BalanceOverflow, DuplicateEntry, LedgerRepository } from '../store/repositories/LedgerRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
@@ -13,6 +15,16 @@ import { CreditRefused, type CreditResult, type MerchantService } from './Mercha
 import type { Clock } from '../clock.ts';
 
 export type { CreditRequest, CreditRequestStatus };
+
+/**
+ * A request as one operator reads it in the approvals list: its merchant, and whether this operator may approve
+ * it by the rule approving applies (`refusal` null when they may), with the lineage of both sides in words.
+ */
+export interface RequestForChecker extends ListedCreditRequest {
+  refusal: ApprovalRefusal | null;
+  requesterLineage: string[];
+  checkerLineage: string[];
+}
 
 export type CreditOutcome =
   { kind: 'credited'; result: CreditResult } | { kind: 'pending'; request: CreditRequest } | { kind: 'not_found' };
@@ -127,10 +139,9 @@ export class CreditApprovalService {
     return this.db.transaction(async (tx): Promise<DecisionOutcome> => {
       const request = await CreditRequestRepository.lockById(tx, id);
       if (!request) return { ok: false, reason: 'not_found' };
-      if (request.status !== 'pending') return { ok: false, reason: 'not_pending' };
-      if (request.requestedBy.toLowerCase() === checker.name.toLowerCase()) {
-        return { ok: false, reason: 'same_operator' };
-      }
+      // The role, pending and maker ≠ checker; independence is the database trigger's, on the update below.
+      const refusal = approvalRefusal(request, checker, true);
+      if (refusal) return { ok: false, reason: refusal };
       const decided = await CreditRequestRepository.decide(tx, id, 'approved', checker.name);
       const credit = await this.merchants.creditWithin(tx, request.walletId, request.amount, request.reference ?? id);
       return { ok: true, request: decided, credit };
@@ -151,7 +162,27 @@ export class CreditApprovalService {
     return CreditRequestRepository.findById(this.db, id);
   }
 
-  page(query: { status?: CreditRequestStatus; limit: number; before?: string }): Promise<CreditRequest[]> {
+  page(query: { status?: CreditRequestStatus; limit: number; before?: string }): Promise<ListedCreditRequest[]> {
     return CreditRequestRepository.page(this.db, query);
+  }
+
+  /** A page of requests as `checker` reads them: each with whether they may approve it, and why not. */
+  async pageFor(
+    checker: Actor,
+    query: { status?: CreditRequestStatus; limit: number; before?: string },
+  ): Promise<RequestForChecker[]> {
+    const requests = await CreditRequestRepository.page(this.db, query);
+    const requesters = [...new Set(requests.map((r) => r.requestedBy))];
+    const independent = await CreditRequestRepository.independentOf(this.db, requesters, checker.name);
+    const grants = await CreditRequestRepository.grantsOf(this.db, [...requesters, checker.name]);
+    const lineageOf = (name: string) =>
+      grants.filter((g) => g.name === name.toLowerCase()).map((g) => grantWords(g.kind, g.grantedBy));
+    const checkerLineage = lineageOf(checker.name);
+    return requests.map((r) => ({
+      ...r,
+      refusal: approvalRefusal(r, checker, independent.get(r.requestedBy) ?? true),
+      requesterLineage: lineageOf(r.requestedBy),
+      checkerLineage,
+    }));
   }
 }

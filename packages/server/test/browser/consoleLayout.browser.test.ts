@@ -230,13 +230,13 @@ describe.runIf(hasChromium)('every console page fits 360 and 1280 px (chromium)'
     return problems;
   };
 
-  const signIn = async (kind: 'Operator' | 'Merchant') => {
+  const signIn = async (kind: 'Operator' | 'Merchant', email = 'admin@example.test') => {
     await browser.context.clearCookies();
     await page.setViewportSize({ width: 1280, height: 860 });
     await page.goto(`${t.url}/console#/`);
     await page.getByRole('button', { name: kind, exact: true }).click();
     if (kind === 'Operator') {
-      await page.getByLabel('E-mail address').fill('admin@example.test');
+      await page.getByLabel('E-mail address').fill(email);
       await page.getByLabel('Password').fill(TEST_PASSWORD);
     } else {
       await page.getByLabel('API key').fill(merchant.api_key);
@@ -309,7 +309,86 @@ describe.runIf(hasChromium)('every console page fits 360 and 1280 px (chromium)'
         .innerText(),
     ).toBe('Amount mismatch 1');
     // The first run has two unknown transactions open, named as such.
-    expect(await row(ids.run).getByTestId('run-open').innerText()).toBe('Unmatched 2');
+    expect(
+      await row(ids.run as string)
+        .getByTestId('run-open')
+        .innerText(),
+    ).toBe('Unmatched 2');
+  });
+
+  it('approvals show what is credited and whether the reader may approve it, by the rule the server applies', async () => {
+    // Two finance operators set up by the same admin operator: neither approves the other's credit.
+    const adminSession = await ConsoleSession.signIn(t.url, 'admin@example.test');
+    for (const email of ['finance-c@example.test', 'finance-d@example.test']) {
+      const made = await adminSession.request('POST', '/admin/v1/operators', {
+        email,
+        role: 'finance',
+        name: email.split('@')[0],
+        password: TEST_PASSWORD,
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+    }
+    const maker = await ConsoleSession.signIn(t.url, 'finance-c@example.test');
+    const credit = await maker.request('POST', `/admin/v1/wallets/${merchant.wallet_id}/credits`, {
+      amount: '2500.00',
+      reference: 'layout-approval-2',
+    });
+    expect(credit.status, JSON.stringify(credit.body)).toBe(202);
+    const requestId = credit.body.credit_request_id as string;
+
+    const verdicts = async (email: string) => {
+      const session = await ConsoleSession.signIn(t.url, email);
+      const res = await session.request('GET', '/admin/v1/credit-requests');
+      return { session, rows: res.body.data as Row[] };
+    };
+    const checker = await verdicts('finance-d@example.test');
+    const listed = checker.rows.find((r) => r.credit_request_id === requestId) as Row;
+    expect(listed).toMatchObject({
+      merchant_id: merchant.merchant_id,
+      merchant_name: 'Layout Traders Private Limited',
+      wallet_id: merchant.wallet_id,
+      amount: '2500.00',
+      reference: 'layout-approval-2',
+      requested_by: 'finance-c@example.test',
+      approval: {
+        allowed: false,
+        refusal: 'lineage_conflict',
+        requester_lineage: ['account created by admin@example.test'],
+        your_lineage: ['account created by admin@example.test'],
+      },
+    });
+    // The same rule's outcome when approving: refused, nothing credited.
+    const refused = await checker.session.request('POST', `/admin/v1/credit-requests/${requestId}/approve`);
+    expect(refused.status).toBe(403);
+    expect((refused.body.error as Row).code).toBe('lineage_conflict');
+    const independent = (await verdicts('finance-b@example.test')).rows.find((r) => r.credit_request_id === requestId);
+    expect(independent?.approval).toMatchObject({ allowed: true, refusal: null });
+    const own = (await verdicts('finance-c@example.test')).rows.find((r) => r.credit_request_id === requestId);
+    expect(own?.approval).toMatchObject({ allowed: false, refusal: 'same_operator' });
+
+    await signIn('Operator', 'finance-d@example.test');
+    expect(await check('op-approvals-lineage', '#/approvals')).toEqual([]);
+    const row = page
+      .getByRole('table', { name: 'Credit requests' })
+      .locator('tbody tr')
+      .filter({ has: page.getByRole('button', { name: `Approve ${requestId}` }) });
+    const text = await row.innerText();
+    expect(text).toContain('Layout Traders Private Limited');
+    expect(text).toContain('₹2,500.00');
+    expect(text).toContain('layout-approval-2');
+    expect(text).toMatch(/finance-c@example\.test\s+\d{1,2} \w{3} \d{4}/);
+    const rule = await row.getByTestId('approval-rule').innerText();
+    expect(rule).toMatch(/you may not approve/);
+    expect(rule).toMatch(/not independent of finance-c@example\.test/);
+    expect(rule).toContain('finance-c@example.test: account created by admin@example.test');
+    expect(rule).toContain('you: account created by admin@example.test');
+    await signIn('Operator', 'finance-b@example.test');
+    expect(await check('op-approvals-allowed', '#/approvals')).toEqual([]);
+    const allowed = page
+      .getByRole('table', { name: 'Credit requests' })
+      .locator('tbody tr')
+      .filter({ has: page.getByRole('button', { name: `Approve ${requestId}` }) });
+    expect(await allowed.getByTestId('approval-rule').innerText()).toMatch(/you may approve/);
   });
 
   it('every merchant page', async () => {

@@ -1,4 +1,5 @@
 import {
+  bool,
   dateTime,
   idParams,
   nullableDateTime,
@@ -26,6 +27,28 @@ export const creditRequestView = {
     decided_at: nullableDateTime,
     created_at: dateTime,
     balance: { ...rupeesText, description: 'Approval: the wallet balance after the credit' },
+    merchant_id: { ...text, description: 'The list: the merchant whose wallet the request credits' },
+    merchant_name: { ...text, description: "The list: that merchant's name" },
+    approval: {
+      type: 'object',
+      description:
+        'The list: whether the operator reading it may approve this request, by the rule approving applies ' +
+        '(finance role or above, still pending, not the requester, independent of the requester by approval ' +
+        'lineage); `refusal` names the rule that forbids it (the error code approving would answer), null when allowed',
+      properties: {
+        allowed: bool,
+        refusal: {
+          type: ['string', 'null'],
+          enum: ['forbidden', 'not_pending', 'same_operator', 'lineage_conflict', null],
+        },
+        requester_lineage: {
+          type: 'array',
+          items: text,
+          description: "The requester's grants: who created, promoted, re-enabled them or set their password",
+        },
+        your_lineage: { type: 'array', items: text, description: "The reader's own grants, alike" },
+      },
+    },
   },
 } as const;
 

@@ -1,7 +1,12 @@
 import { ROUTE_SCHEMAS as R, type RouteRequest } from '@payrail/protocol';
 import { formatPaise } from '@payrail/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { CreditApprovalService, CreditRequest, DecisionOutcome } from '../../services/CreditApprovalService.ts';
+import type {
+  CreditApprovalService,
+  CreditRequest,
+  DecisionOutcome,
+  RequestForChecker,
+} from '../../services/CreditApprovalService.ts';
 import { AdminError } from '../AdminError.ts';
 import { readPage, textCursor } from '../pageCursor.ts';
 import { adminErrorResponses, adminRouteOptions } from './adminSchemas.ts';
@@ -16,6 +21,19 @@ export const creditRequestView = (r: CreditRequest) => ({
   decided_by: r.decidedBy,
   decided_at: r.decidedAt?.toISOString() ?? null,
   created_at: r.createdAt.toISOString(),
+});
+
+/** A listed request for the operator reading the list: its merchant, and whether they may approve it and why. */
+const listedView = (r: RequestForChecker) => ({
+  ...creditRequestView(r),
+  merchant_id: r.merchantId,
+  merchant_name: r.merchantName,
+  approval: {
+    allowed: r.refusal === null,
+    refusal: r.refusal,
+    requester_lineage: r.requesterLineage,
+    your_lineage: r.checkerLineage,
+  },
 });
 
 function answer(outcome: DecisionOutcome) {
@@ -49,7 +67,7 @@ function answer(outcome: DecisionOutcome) {
 
 const creditRequestCursor = textCursor(
   (key) => /^CR[0-9A-HJKMNP-TV-Z]{26}$/.test(key),
-  (r: CreditRequest) => r.id,
+  (r: RequestForChecker) => r.id,
 );
 
 /** Wallet credits waiting for a second operator (maker ≠ checker, docs/operator/console.md). */
@@ -68,9 +86,9 @@ export function adminCreditRequestRoutes(app: FastifyInstance, deps: { creditApp
     async (request) => {
       const q = request.query;
       const page = await readPage(q, creditRequestCursor, (limit, before) =>
-        deps.creditApproval.page({ status: q.status, limit, before }),
+        deps.creditApproval.pageFor(request.actor!, { status: q.status, limit, before }),
       );
-      return { ...page, data: page.data.map(creditRequestView) };
+      return { ...page, data: page.data.map(listedView) };
     },
   );
 

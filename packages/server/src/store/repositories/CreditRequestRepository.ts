@@ -52,6 +52,12 @@ export class LineageConflict extends Error {
 const isLineageConflict = (err: unknown) =>
   err !== null && typeof err === 'object' && (err as { code?: unknown }).code === 'PR020';
 
+/** A request as the approvals list shows it: with the merchant whose wallet it credits. */
+export interface ListedCreditRequest extends CreditRequest {
+  merchantId: string;
+  merchantName: string;
+}
+
 /** Wallet credits waiting for a second operator (maker ≠ checker). */
 export const CreditRequestRepository = {
   async insert(
@@ -94,23 +100,55 @@ export const CreditRequestRepository = {
   async page(
     q: Queryable,
     query: { status?: CreditRequestStatus; limit: number; before?: string },
-  ): Promise<CreditRequest[]> {
+  ): Promise<ListedCreditRequest[]> {
     const params: unknown[] = [];
     const where: string[] = [];
     if (query.status !== undefined) {
       params.push(query.status);
-      where.push(`status = $${params.length}`);
+      where.push(`cr.status = $${params.length}`);
     }
     if (query.before !== undefined) {
       params.push(query.before);
-      where.push(`id < $${params.length}`);
+      where.push(`cr.id < $${params.length}`);
     }
     params.push(query.limit);
-    const { rows } = await q.query<CreditRequestRow>(
-      `SELECT * FROM credit_requests ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY id DESC LIMIT $${params.length}`,
+    const { rows } = await q.query<CreditRequestRow & { merchant_id: string; merchant_name: string }>(
+      `SELECT cr.*, w.merchant_id, m.name AS merchant_name
+         FROM credit_requests cr JOIN wallets w ON w.id = cr.wallet_id JOIN merchants m ON m.id = w.merchant_id
+        ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY cr.id DESC LIMIT $${params.length}`,
       params,
     );
-    return rows.map(toRequest);
+    return rows.map((r) => ({ ...toRequest(r), merchantId: r.merchant_id, merchantName: r.merchant_name }));
+  },
+
+  /**
+   * For each requester (an operator's e-mail address, as requests name them), whether `checker` is independent of
+   * them: the database's `operators_independent`, the function the approval trigger calls. A name that is no
+   * operator (the admin token) is nobody's lineage, as in the trigger.
+   */
+  async independentOf(q: Queryable, requesters: string[], checker: string): Promise<Map<string, boolean>> {
+    const { rows } = await q.query<{ requester: string; independent: boolean }>(
+      `SELECT r.requester,
+              CASE WHEN mk.id IS NULL OR ck.id IS NULL THEN true ELSE operators_independent(mk.id, ck.id) END
+                AS independent
+         FROM unnest($1::text[]) AS r(requester)
+         LEFT JOIN operators mk ON lower(mk.email) = lower(r.requester)
+         LEFT JOIN operators ck ON lower(ck.email) = lower($2)`,
+      [requesters, checker],
+    );
+    return new Map(rows.map((r) => [r.requester, r.independent]));
+  },
+
+  /** The direct grants of the named operators (e-mail addresses, any case), oldest first: their approval lineage. */
+  async grantsOf(q: Queryable, names: string[]): Promise<{ name: string; kind: string; grantedBy: string }[]> {
+    const { rows } = await q.query<{ name: string; kind: string; granted_by: string }>(
+      `SELECT lower(o.email) AS name, g.kind, g.granted_by
+         FROM operator_grants g JOIN operators o ON o.id = g.operator_id
+        WHERE lower(o.email) = ANY ($1::text[])
+        ORDER BY g.at, g.id`,
+      [names.map((n) => n.toLowerCase())],
+    );
+    return rows.map((r) => ({ name: r.name, kind: r.kind, grantedBy: r.granted_by }));
   },
 };
