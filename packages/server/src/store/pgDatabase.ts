@@ -35,6 +35,7 @@ export interface PgOptions {
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+const DEFAULT_MAX_CONNECTIONS = 20;
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
 /** How much earlier than the client PostgreSQL cancels a statement: 10% of the limit, at most 1 s. */
 const serverCancelMargin = (limitMs: number) => Math.min(1_000, Math.floor(limitMs / 10));
@@ -100,11 +101,26 @@ const STALE_PLAN_MESSAGE = /^cached plan must not change result type/;
 const isStalePlan = (err: unknown) =>
   err instanceof pg.DatabaseError && err.code === STALE_PLAN_STATE && STALE_PLAN_MESSAGE.test(err.message);
 
+/**
+ * The same staleness one level down: a PL/pgSQL function returning a table's rows (`RETURNS SETOF payouts`) called
+ * through another function's plan cached before the table gained a column fails once per connection with 42804
+ * ("Number of returned columns (35) does not match expected column count (36)"), and keeps failing on that
+ * connection: the calling function's plan does not depend on the table. So the connection is discarded (pg-pool
+ * discards one whose statement failed outside a transaction anyway; a transaction's is discarded below) and the
+ * statement runs again on another, at most once per connection of the pool: a function that is really wrong
+ * keeps failing, and its error goes to the caller.
+ */
+const STALE_FUNCTION_STATE = '42804';
+const STALE_FUNCTION_MESSAGE = /^structure of query does not match function result type/;
+const isStaleFunction = (err: unknown) =>
+  err instanceof pg.DatabaseError && err.code === STALE_FUNCTION_STATE && STALE_FUNCTION_MESSAGE.test(err.message);
+
 /** The SQLSTATE of an error after which a transaction or statement runs again: a victim's, or a stale plan's. */
 const victimState = (err: unknown): string | null => {
   const code = err instanceof pg.DatabaseError ? err.code : undefined;
   if (code !== undefined && VICTIM_STATES.has(code)) return code;
-  return isStalePlan(err) ? STALE_PLAN_STATE : null;
+  if (isStalePlan(err)) return STALE_PLAN_STATE;
+  return isStaleFunction(err) ? STALE_FUNCTION_STATE : null;
 };
 
 function isUnavailable(err: unknown): boolean {
@@ -130,7 +146,7 @@ export function createPgDatabase(options: PgOptions): Database {
   const serverTimeout = statementTimeout > 0 ? Math.max(1, statementTimeout - serverCancelMargin(statementTimeout)) : 0;
   const pool = new pg.Pool({
     connectionString: options.url,
-    max: options.maxConnections ?? 20,
+    max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
     types: types as pg.CustomTypesConfig,
     connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     ...(serverTimeout > 0 ? { statement_timeout: serverTimeout } : {}),
@@ -266,6 +282,8 @@ export function createPgDatabase(options: PgOptions): Database {
         await run(client, 'ROLLBACK', undefined, queryTimeout).catch((rollbackErr: unknown) => {
           broken = rollbackErr;
         });
+        // Its function plans went stale (STALE_FUNCTION_STATE): a new connection plans them anew.
+        if (victim.state === STALE_FUNCTION_STATE) broken ??= err;
       } else {
         broken ??= err;
       }
@@ -290,6 +308,9 @@ export function createPgDatabase(options: PgOptions): Database {
     // Stale plans are counted apart: a transaction may meet several statements a migration changed, one per run
     // (each is renamed when it fails, so it never fails again in this process), while victims stay bounded.
     let stale = 0;
+    let staleFunctions = 0;
+    // Every connection of the pool may have prepared the function's caller before the migration.
+    const maxStaleFunctions = (options.maxConnections ?? DEFAULT_MAX_CONNECTIONS) + 1;
     for (let n = 1; ; n++) {
       // A statement of the attempt that failed as a victim, even when the error that ends the attempt is another
       // (a caller that caught it and went on gets 25P02, "current transaction is aborted", next).
@@ -305,6 +326,15 @@ export function createPgDatabase(options: PgOptions): Database {
           options.logger?.warn(
             { code: state, attempt: stale, maxAttempts: MAX_STALE_PLANS },
             `${what} failed: a migration changed a prepared statement's result columns; preparing it again`,
+          );
+          continue;
+        }
+        if (state === STALE_FUNCTION_STATE) {
+          if (++staleFunctions > maxStaleFunctions) throw err;
+          n--;
+          options.logger?.warn(
+            { code: state, attempt: staleFunctions, maxAttempts: maxStaleFunctions },
+            `${what} failed: a migration changed the rows a function returns; running it again`,
           );
           continue;
         }

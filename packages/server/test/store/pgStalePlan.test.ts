@@ -90,6 +90,36 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('a migration under prepar
     expect(lines.filter((l) => l.includes('preparing it again'))).toEqual([]);
   });
 
+  it('a PL/pgSQL function returning SETOF a table, called through another, survives the column too', async () => {
+    await ddl.query(`CREATE TABLE ledger (id int PRIMARY KEY, amount int8 NOT NULL);
+      CREATE FUNCTION ledger_add(p_id int, p_amount int8) RETURNS SETOF ledger LANGUAGE plpgsql AS $$
+      BEGIN RETURN QUERY INSERT INTO ledger VALUES (p_id, p_amount) RETURNING *; END $$;
+      CREATE FUNCTION ledger_add_checked(p_id int, p_amount int8) RETURNS SETOF ledger LANGUAGE plpgsql AS $$
+      BEGIN IF p_amount <= 0 THEN RAISE EXCEPTION 'amount'; END IF;
+        RETURN QUERY SELECT * FROM ledger_add(p_id, p_amount); END $$`);
+    const add = (id: number) =>
+      db.transaction((tx) => tx.query<Record<string, unknown>>('SELECT * FROM ledger_add_checked($1, $2)', [id, 5n]));
+    // The inner function's plan is cached in every connection of the pool.
+    await Promise.all([1, 2, 3, 4].map(add));
+    lines.length = 0;
+    await ddl.query(`ALTER TABLE ledger ADD COLUMN memo text NOT NULL DEFAULT 'ok'`);
+    const added = await Promise.all([5, 6, 7, 8].map(add));
+    for (const result of added) expect(result.rows[0]).toMatchObject({ memo: 'ok' });
+    const { rows } = await db.query<{ n: bigint }>('SELECT count(*)::int8 AS n FROM ledger WHERE id > $1', [4]);
+    expect(Number(rows[0]?.n)).toBe(4);
+  });
+
+  it('a function that is really wrong still fails, after at most one more run per connection', async () => {
+    await ddl.query(`CREATE FUNCTION broken_rows() RETURNS SETOF accounts LANGUAGE plpgsql AS $$
+      BEGIN RETURN QUERY SELECT 1, 'x'; END $$`);
+    lines.length = 0;
+    await expect(db.query('SELECT * FROM broken_rows() WHERE $1::int = 1', [1])).rejects.toMatchObject({
+      code: '42804',
+    });
+    // maxConnections 4: five more runs, each on another connection, then the error.
+    expect(lines.filter((l) => l.includes('running it again'))).toHaveLength(5);
+  });
+
   it('a second migration later is survived the same way', async () => {
     await db.query('SELECT * FROM accounts WHERE id = $1', [1]);
     await ddl.query('ALTER TABLE accounts ADD COLUMN note text');
