@@ -18,10 +18,7 @@ export function Payouts() {
     <${Table}
       caption="Your payouts"
       rows=${list.rows}
-      columns=${[
-        ...payoutColumns((p) => `#/payouts/${p.transaction_id}`, false),
-        { label: 'UTR', render: (p) => p.utr_number || '—' },
-      ]}
+      columns=${payoutColumns((p) => `#/payouts/${p.transaction_id}`, false)}
     />
     <${MoreButton} paged=${list} />`;
 }

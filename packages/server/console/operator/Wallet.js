@@ -17,6 +17,7 @@ import {
 import { StatementRange } from '../shared/StatementRange.js';
 import { can } from './can.js';
 import { idLink } from './idLink.js';
+import { MerchantName } from './MerchantName.js';
 import { WalletDeposits } from './WalletDeposits.js';
 import { WalletLiens } from './WalletLiens.js';
 
@@ -52,7 +53,8 @@ export function Wallet({ session, params: [id] }) {
         </div>
         <div class="card">
           <div class="metric-label">Merchant</div>
-          <div>${idLink('merchants', w.merchant_id)}</div>
+          <div class="metric-text" data-testid="wallet-merchant"><${MerchantName} id=${w.merchant_id} /></div>
+          ${w.merchant_id ? html`<div>${idLink('merchants', w.merchant_id)}</div>` : ''}
         </div>
       </div>`
     }

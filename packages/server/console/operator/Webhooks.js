@@ -18,6 +18,7 @@ import {
   when,
 } from '../lib.js';
 import { can } from './can.js';
+import { MerchantName } from './MerchantName.js';
 import { idLink } from './idLink.js';
 
 const enc = encodeURIComponent;
@@ -35,6 +36,7 @@ export function Webhooks({ session }) {
     recent.reload();
   };
   const columns = [
+    { label: 'Merchant', render: (d) => html`<${MerchantName} id=${d.merchant_id} />` },
     { label: 'Event', render: (d) => d.type },
     {
       label: 'Transaction',

@@ -3,6 +3,7 @@
 import { Badge, html, IdText, maskAccount, rupees, ShortId, when } from '../lib.js';
 import { beneficiaryOf } from './beneficiaryOf.js';
 import { merchantCell } from './merchantCell.js';
+import { refundKind } from './refundKind.js';
 
 /** Everything known of one payout; `merchantLink` and `walletLink` render those ids (links for operators). */
 export function PayoutFacts({ p, merchantLink, walletLink }) {
@@ -10,7 +11,11 @@ export function PayoutFacts({ p, merchantLink, walletLink }) {
   return html`<section class="card">
     <dl class="kv" data-testid="payout-facts">
       <dt>Status</dt>
-      <dd><${Badge} value=${p.status} /> ${p.status_message || ''}</dd>
+      <dd>
+        <${Badge} value=${p.status} />
+        ${refundKind(p) ? html`<strong data-testid="refund-kind">${refundKind(p)}</strong> · ` : ''}
+        ${p.status_message || ''}
+      </dd>
       <dt>Amount</dt>
       <dd data-testid="payout-amount">${rupees(p.amount)}</dd>
       <dt>Fees</dt>

@@ -3,6 +3,7 @@
 import { Badge, html, IdText, maskAccount, rupees, ShortId, when } from '../lib.js';
 import { beneficiaryOf } from './beneficiaryOf.js';
 import { merchantCell } from './merchantCell.js';
+import { refundKind } from './refundKind.js';
 
 /** Who is paid, as a list shows it: the name, then the account masked to its last four digits. */
 function BeneficiaryCell({ p }) {
@@ -18,8 +19,13 @@ export function payoutColumns(hrefOf, withMerchant) {
     { label: 'Beneficiary', render: (p) => html`<${BeneficiaryCell} p=${p} />` },
     { label: 'Mode', render: (p) => p.payment_mode || '—' },
     { label: 'Bank', render: (p) => beneficiaryOf(p).bank_name || beneficiaryOf(p).beneficiary_ifsc || '—' },
-    { label: 'Status', render: (p) => html`<${Badge} value=${p.status} />` },
+    {
+      label: 'Status',
+      render: (p) =>
+        html`<${Badge} value=${p.status} />${refundKind(p) ? html`<span class="sub">${refundKind(p)}</span>` : ''}`,
+    },
     { label: 'Amount', num: true, render: (p) => rupees(p.amount) },
+    { label: 'UTR', render: (p) => (p.utr_number ? html`<span class="utr">${p.utr_number}</span>` : '—') },
     { label: 'Sender id', render: (p) => html`<${IdText} text=${p.sender_id} />` },
     { label: 'Created', render: (p) => when(p.timestamps ? p.timestamps.created_at : p.created_at) },
   ];

@@ -196,6 +196,8 @@ describe.runIf(hasChromium)('every console page fits 360 and 1280 px (chromium)'
     page.on('requestfailed', () => inflight--);
   }, 240_000);
 
+  const adminPayout = async (id: string) => (await admin(t.url, 'GET', `/admin/v1/payouts/${id}`)).body;
+
   afterAll(async () => {
     await browser?.close();
     await t?.close();
@@ -391,6 +393,32 @@ describe.runIf(hasChromium)('every console page fits 360 and 1280 px (chromium)'
     expect(await allowed.getByTestId('approval-rule').innerText()).toMatch(/you may approve/);
   });
 
+  it('names the merchant on the wallet and webhook pages; payout lists show the UTR and why a payout is REFUNDED', async () => {
+    await signIn('Operator');
+    expect(await check('op-wallet-merchant', `#/wallets/${ids.wallet}`)).toEqual([]);
+    await page.getByTestId('wallet-merchant').getByText('Layout Traders Private Limited').waitFor();
+
+    expect(await check('op-payouts-utr', '#/payouts')).toEqual([]);
+    const payouts = page.getByRole('table', { name: 'Payouts' });
+    const headers = await payouts.locator('thead th').allInnerTexts();
+    expect(headers).toContain('UTR');
+    const rowOf = (id: string) =>
+      payouts.locator('tbody tr').filter({ has: page.getByRole('link', { name: id, exact: true }) });
+    const returned = await adminPayout(ids.payoutReturned as string);
+    expect(await rowOf(ids.payoutReturned as string).innerText()).toContain('returned by the bank');
+    expect(await rowOf(ids.payoutReturned as string).innerText()).toContain(returned.utr_number as string);
+    expect(await rowOf(ids.payoutFailed as string).innerText()).toContain('failed, refunded');
+    expect(await rowOf(ids.payoutSuccess as string).innerText()).not.toMatch(/refunded|returned/);
+
+    expect(await check('op-payout-refund-kind', `#/payouts/${ids.payoutFailed}`)).toEqual([]);
+    expect(await page.getByTestId('refund-kind').innerText()).toBe('failed, refunded');
+
+    expect(await check('op-webhooks-merchant', '#/webhooks')).toEqual([]);
+    const hooks = page.getByRole('table', { name: 'All deliveries' });
+    expect(await hooks.locator('thead th').allInnerTexts()).toContain('Merchant');
+    await hooks.getByTestId('merchant-name').getByText('Layout Traders Private Limited').first().waitFor();
+  });
+
   it('every merchant page', async () => {
     await signIn('Merchant');
     const pages: [string, string][] = [
@@ -412,5 +440,14 @@ describe.runIf(hasChromium)('every console page fits 360 and 1280 px (chromium)'
     for (const [name, hash] of pages) problems.push(...(await check(name, hash)));
     expect(problems).toEqual([]);
     expect(pageErrors).toEqual([]);
+
+    // The merchant's list says which REFUNDED payout failed and which the bank returned, with the UTR.
+    await page.goto(`${t.url}/console#/payouts`);
+    const list = page.getByRole('table', { name: 'Your payouts' });
+    const row = (id: string) =>
+      list.locator('tbody tr').filter({ has: page.getByRole('link', { name: id, exact: true }) });
+    await row(ids.payoutReturned as string).waitFor();
+    expect(await row(ids.payoutReturned as string).innerText()).toContain('returned by the bank');
+    expect(await row(ids.payoutFailed as string).innerText()).toContain('failed, refunded');
   });
 });
