@@ -24,6 +24,14 @@ export function PlatformWallets() {
               <div class="muted">${w.wallet_id}${KINDS[w.kind] ? ` · ${KINDS[w.kind][1]}` : ''}</div>
             </div>`,
         )}
+        ${
+          found.data.suspense &&
+          html`<div class="card" data-kind="suspense">
+            <div class="metric-label">In suspense</div>
+            <div class="metric" data-testid="platform-wallet-suspense">${rupees(found.data.suspense.balance)}</div>
+            <div class="muted">${found.data.suspense.wallet_id} · deposits on their way back to their senders</div>
+          </div>`
+        }
       </div>`
     }
   </section>`;

@@ -121,8 +121,8 @@ describe.each(ENGINES)('platform wallets and fee reports on %s', (engine) => {
         { kind: 'fees', wallet_id: 'PW_FEES', balance: '20.00' },
         { kind: 'gst', wallet_id: 'PW_GST', balance: '3.60' },
         { kind: 'recovery', wallet_id: 'PW_RECOVERY', balance: '0.00' },
-        { kind: 'suspense', wallet_id: 'PW_SUSPENSE', balance: '0.00' },
       ],
+      suspense: { wallet_id: 'PW_SUSPENSE', balance: '0.00' },
     });
   });
 

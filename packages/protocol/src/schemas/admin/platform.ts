@@ -5,11 +5,8 @@ import { integer, rupeesText, text } from '../common.ts';
  * and the fees and GST it earned, by IST day, merchant or product.
  */
 
-/**
- * The platform's wallets: fee income, GST payable, recovery (liens enforced, differences written off), suspense (a
- * deposit credited nowhere on its way back to its sender).
- */
-export const PLATFORM_WALLET_KINDS = ['fees', 'gst', 'recovery', 'suspense'] as const;
+/** The platform's wallets: fee income, GST payable, recovery (liens enforced, differences written off). */
+export const PLATFORM_WALLET_KINDS = ['fees', 'gst', 'recovery'] as const;
 
 export const platformWalletList = {
   type: 'object',
@@ -26,6 +23,13 @@ export const platformWalletList = {
           balance: rupeesText,
         },
       },
+    },
+    suspense: {
+      type: 'object',
+      description:
+        'The suspense wallet PW_SUSPENSE: deposits credited nowhere on their way back to their senders (return_to_sender); not one of the commercial wallets above',
+      required: ['wallet_id', 'balance'],
+      properties: { wallet_id: text, balance: rupeesText },
     },
   },
 } as const;

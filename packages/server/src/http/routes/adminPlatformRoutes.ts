@@ -25,13 +25,18 @@ export function adminPlatformRoutes(app: FastifyInstance, deps: { platform: Plat
         response: { ...R['GET /admin/v1/platform/wallets'].response, ...adminErrorResponses },
       },
     },
-    async () => ({
-      wallets: (await deps.platform.wallets()).map((w) => ({
-        kind: w.kind,
-        wallet_id: w.walletId,
-        balance: formatPaise(w.balance),
-      })),
-    }),
+    async () => {
+      const all = await deps.platform.wallets();
+      // The commercial wallets (fees, gst, recovery) as the list; the suspense wallet beside them: it holds money
+      // from outside on its way back (return_to_sender), not the platform's earnings.
+      const suspense = all.find((w) => w.kind === 'suspense');
+      return {
+        wallets: all
+          .filter((w) => w.kind !== 'suspense')
+          .map((w) => ({ kind: w.kind, wallet_id: w.walletId, balance: formatPaise(w.balance) })),
+        ...(suspense ? { suspense: { wallet_id: suspense.walletId, balance: formatPaise(suspense.balance) } } : {}),
+      };
+    },
   );
 
   app.get<RouteRequest<'GET /admin/v1/platform/fees'>>(
