@@ -1,6 +1,8 @@
 // One timeline for a payout or collection: the request, every status change (with reason and actor) and every
 // webhook attempt (with HTTP status and duration), oldest first. It reads the timeline route's answer, and
 // falls back to the transaction and its deliveries where that route is not there.
+import { INVENTED_UTR } from './shared/utrText.js';
+
 const pick = (o, ...keys) => keys.map((k) => o && o[k]).find((v) => v !== undefined && v !== null);
 
 /**
@@ -65,7 +67,10 @@ export function timelineEvents(data, tx) {
       else if (kind === 'error') title = 'Connector error';
       else title = from && status ? `${from} → ${status}` : String(status || kind);
       const reason = isWebhook ? null : pick(e, 'reason', 'message', 'status_message');
-      const parts = [reason, pick(e, 'utr') && `UTR ${pick(e, 'utr')}`, pick(e, 'actor') && `by ${pick(e, 'actor')}`];
+      const utr = pick(e, 'utr');
+      // A UTR Payrail made up (resolved SUCCESS without the bank's) says so wherever it is shown.
+      const invented = utr && tx && tx.utr_invented && utr === tx.utr_number ? ` (${INVENTED_UTR})` : '';
+      const parts = [reason, utr && `UTR ${utr}${invented}`, pick(e, 'actor') && `by ${pick(e, 'actor')}`];
       if (isWebhook && pick(e, 'duration_ms') !== undefined) parts.push(`${pick(e, 'duration_ms')} ms`);
       events.push({
         at: pick(e, 'at', 'time', 'created_at', 'attempted_at'),

@@ -1,6 +1,7 @@
 // One payout for the operator: its facts and timeline, and (finance) resolving a PENDING payout or recording a
 // return by the bank.
-import { ActionForm, api, ErrorNotice, Field, html, ShortId, useLoad } from '../lib.js';
+import { ActionForm, api, ErrorNotice, Field, html, maskAccount, rupees, ShortId, useLoad } from '../lib.js';
+import { beneficiaryOf } from '../shared/beneficiaryOf.js';
 import { PayoutFacts } from '../shared/PayoutFacts.js';
 import { TimelineSection } from '../shared/TimelineSection.js';
 import { can } from './can.js';
@@ -8,6 +9,28 @@ import { idLink } from './idLink.js';
 import { loadTimeline } from './loadTimeline.js';
 
 const enc = encodeURIComponent;
+
+/** Who a payout pays, as a confirmation names them: the name, the account as this page shows it, the IFSC. */
+function payee(p) {
+  const b = beneficiaryOf(p);
+  return `${b.beneficiary_name || 'the beneficiary'} (account ${maskAccount(b.beneficiary_acc_number)}, IFSC ${b.beneficiary_ifsc || '—'})`;
+}
+
+/** Resolving moves money for good: the question names the payout, its amount and who it pays. */
+export function resolveQuestion(p, status, utr) {
+  const outcome =
+    status === 'SUCCESS'
+      ? utr
+        ? `as SUCCESS with UTR ${utr}`
+        : 'as SUCCESS without a UTR: Payrail will invent one, marked "invented" wherever it is shown'
+      : 'as FAILED: the amount goes back to the wallet';
+  return `Resolve payout ${p.transaction_id} of ${rupees(p.amount)} to ${payee(p)} ${outcome}?`;
+}
+
+/** A return credits the wallet back and tells the merchant: the question names what is returned. */
+export function returnQuestion(p, reason) {
+  return `Record that the bank returned payout ${p.transaction_id} of ${rupees(p.amount)} to ${payee(p)} (reason: ${reason})? The amount goes back to the wallet and the merchant is told.`;
+}
 
 export function PayoutDetail({ session, params: [id] }) {
   const payout = useLoad(() => api('GET', `/admin/v1/payouts/${enc(id)}`), [id]);
@@ -41,6 +64,7 @@ export function PayoutDetail({ session, params: [id] }) {
           const body = { status: String(form.get('status')) };
           const utr = String(form.get('utr_number') || '').trim();
           if (utr && body.status === 'SUCCESS') body.utr_number = utr;
+          if (!window.confirm(resolveQuestion(p, body.status, body.utr_number))) return;
           await api('POST', `/admin/v1/payouts/${enc(id)}/resolve`, body);
           reload();
         }}
@@ -66,7 +90,9 @@ export function PayoutDetail({ session, params: [id] }) {
         submit="Return"
         danger=${true}
         action=${async (form) => {
-          await api('POST', `/admin/v1/payouts/${enc(id)}/return`, { reason: String(form.get('reason') || '').trim() });
+          const reason = String(form.get('reason') || '').trim();
+          if (!window.confirm(returnQuestion(p, reason))) return;
+          await api('POST', `/admin/v1/payouts/${enc(id)}/return`, { reason });
           reload();
         }}
       >

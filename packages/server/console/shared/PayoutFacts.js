@@ -4,6 +4,7 @@ import { Badge, html, IdText, maskAccount, rupees, ShortId, when } from '../lib.
 import { beneficiaryOf } from './beneficiaryOf.js';
 import { merchantCell } from './merchantCell.js';
 import { refundKind } from './refundKind.js';
+import { UtrText } from './utrText.js';
 
 /** Everything known of one payout; `merchantLink` and `walletLink` render those ids (links for operators). */
 export function PayoutFacts({ p, merchantLink, walletLink }) {
@@ -49,7 +50,7 @@ export function PayoutFacts({ p, merchantLink, walletLink }) {
       <dt>Rail reference</dt>
       <dd>${p.rail_reference || '—'}</dd>
       <dt>UTR</dt>
-      <dd>${p.utr_number || '—'}</dd>
+      <dd><${UtrText} p=${p} /></dd>
       ${
         p.returned_at &&
         html`<dt>Returned</dt>

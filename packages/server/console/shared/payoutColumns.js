@@ -4,6 +4,7 @@ import { Badge, html, IdText, maskAccount, rupees, ShortId, when } from '../lib.
 import { beneficiaryOf } from './beneficiaryOf.js';
 import { merchantCell } from './merchantCell.js';
 import { refundKind } from './refundKind.js';
+import { UtrText } from './utrText.js';
 
 /** Who is paid, as a list shows it: the name, then the account masked to its last four digits. */
 function BeneficiaryCell({ p }) {
@@ -25,7 +26,7 @@ export function payoutColumns(hrefOf, withMerchant) {
         html`<${Badge} value=${p.status} />${refundKind(p) ? html`<span class="sub">${refundKind(p)}</span>` : ''}`,
     },
     { label: 'Amount', num: true, render: (p) => rupees(p.amount) },
-    { label: 'UTR', render: (p) => (p.utr_number ? html`<span class="utr">${p.utr_number}</span>` : '—') },
+    { label: 'UTR', render: (p) => html`<${UtrText} p=${p} />` },
     { label: 'Sender id', render: (p) => html`<${IdText} text=${p.sender_id} />` },
     { label: 'Created', render: (p) => when(p.timestamps ? p.timestamps.created_at : p.created_at) },
   ];

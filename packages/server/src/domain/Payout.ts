@@ -48,6 +48,8 @@ export interface Payout {
   /** When and why the bank sent back the money of this SUCCESS payout (SUCCESS → REFUNDED); null otherwise. */
   returnedAt?: Date | null;
   returnReason?: string | null;
+  /** The UTR is Payrail's own, made up when an operator resolved it SUCCESS without one (migration 039). */
+  utrInvented?: boolean;
   istDay: string;
   istMonth: string;
   /** The merchant's batch_id when the payout came from a bulk request (docs/merchant/bulk-and-verification.md). */

@@ -74,11 +74,15 @@ export class PayoutAdminService {
         message: 'Transfer recorded as submitted (resolved by operator)',
       })) as Payout;
     }
+    // A SUCCESS without the bank's UTR gets one made up (the interface promises a UTR with every SUCCESS); it is
+    // marked as Payrail's own, so that nobody takes it for the bank's (utr_invented).
+    const invented = to === 'SUCCESS' && utr === undefined;
     const moved = await this.lifecycle.move(tx, payout, to, {
       actor,
       message:
         to === 'SUCCESS' ? 'Transfer completed (resolved by operator)' : 'Transfer failed (resolved by operator)',
       utr: to === 'SUCCESS' ? (utr ?? newUtr()) : undefined,
+      utrInvented: invented,
     });
     return { ok: true, payout: moved as Payout };
   }

@@ -30,6 +30,8 @@ export interface MoveOptions {
   actor?: string;
   /** SUCCESS → REFUNDED only (returnPayout): why the bank sent the money back. */
   returnReason?: string;
+  /** `utr` is Payrail's own (an operator's resolve without one), so that every reader can say so. */
+  utrInvented?: boolean;
 }
 
 export interface LifecycleOptions {
@@ -75,6 +77,7 @@ export class PayoutLifecycle {
       railReference: options.railReference,
       actor: options.actor ?? 'system',
       returnReason: options.returnReason,
+      utrInvented: options.utrInvented,
     });
     if (!moved) return null;
     const returned = payout.status === RETURN_TRANSITION.from && to === RETURN_TRANSITION.to;

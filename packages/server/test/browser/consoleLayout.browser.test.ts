@@ -419,6 +419,57 @@ describe.runIf(hasChromium)('every console page fits 360 and 1280 px (chromium)'
     await hooks.getByTestId('merchant-name').getByText('Layout Traders Private Limited').first().waitFor();
   });
 
+  it('Resolve and Return ask first, naming the payout, amount and beneficiary; an invented UTR is marked', async () => {
+    await signIn('Operator');
+    const questions: string[] = [];
+    const answer = (accept: boolean) =>
+      page.once('dialog', (dialog) => {
+        questions.push(dialog.message());
+        void (accept ? dialog.accept() : dialog.dismiss());
+      });
+    const pending = ids.payoutPending as string;
+    expect(await check('op-payout-resolve', `#/payouts/${pending}`)).toEqual([]);
+    await page.getByLabel('Outcome').selectOption('SUCCESS');
+    answer(false);
+    await page.getByRole('button', { name: 'Resolve', exact: true }).click();
+    await expect.poll(() => questions.length).toBe(1);
+    expect(questions[0]).toContain(`Resolve payout ${pending} of ₹300.00 to Asha Ramachandran Venkataraman`);
+    expect(questions[0]).toMatch(/without a UTR: Payrail will invent one, marked "invented"/);
+    expect((await adminPayout(pending)).status).toBe('PENDING');
+    answer(true);
+    await page.getByRole('button', { name: 'Resolve', exact: true }).click();
+    await expect.poll(async () => (await adminPayout(pending)).status).toBe('SUCCESS');
+    const resolved = await adminPayout(pending);
+    expect(resolved.utr_invented).toBe(true);
+    expect(resolved.utr_number).toMatch(/^\d{12}$/);
+    await page.getByTestId('payout-facts').getByTestId('utr-invented').waitFor();
+    await page
+      .getByRole('list', { name: 'Timeline' })
+      .getByText(`UTR ${resolved.utr_number as string} (invented by Payrail`)
+      .waitFor();
+    expect(await check('op-payout-invented-utr', `#/payouts/${pending}`)).toEqual([]);
+    expect(await check('op-payouts-invented-utr', '#/payouts')).toEqual([]);
+    const row = page
+      .getByRole('table', { name: 'Payouts' })
+      .locator('tbody tr')
+      .filter({ has: page.getByRole('link', { name: pending, exact: true }) });
+    await row.getByTestId('utr-invented').waitFor();
+    // A UTR the bank gave is never marked.
+    expect((await adminPayout(ids.payoutSuccess as string)).utr_invented).toBe(false);
+
+    const paid = ids.payoutSuccess as string;
+    expect(await check('op-payout-return', `#/payouts/${paid}`)).toEqual([]);
+    await page.getByLabel('Reason (the merchant sees it)').fill('Account frozen');
+    answer(false);
+    await page.getByRole('button', { name: 'Return', exact: true }).click();
+    await expect.poll(() => questions.length).toBe(3);
+    expect(questions[2]).toContain(
+      `Record that the bank returned payout ${paid} of ₹100.00 to Asha Ramachandran Venkataraman`,
+    );
+    expect(questions[2]).toContain('(reason: Account frozen)');
+    expect((await adminPayout(paid)).status).toBe('SUCCESS');
+  });
+
   it('every merchant page', async () => {
     await signIn('Merchant');
     const pages: [string, string][] = [

@@ -218,6 +218,8 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     await waitForStatus(t.url, id, 'PENDING');
     await go(`#/payouts/${id}`);
     await page.getByLabel('Outcome').selectOption('SUCCESS');
+    // Resolving asks for confirmation, naming the payout (consoleLayout.browser.test.ts checks the question).
+    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Resolve', exact: true }).click();
     await waitForStatus(t.url, id, 'SUCCESS');
     await page.locator('.badge.SUCCESS').first().waitFor();
@@ -242,6 +244,7 @@ describe.skipIf(!BROWSER_TESTS)('console in a browser', { timeout: 120_000 }, ()
     await waitForStatus(t.url, id, 'SUCCESS');
     await go(`#/payouts/${id}`);
     await page.getByLabel('Reason (the merchant sees it)').fill('Beneficiary account closed');
+    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Return', exact: true }).click();
     const done = await waitForStatus(t.url, id, 'REFUNDED');
     expect(done.return_reason).toBe('Beneficiary account closed');

@@ -30,6 +30,11 @@ export const adminPayoutView = {
     failure_reason: nullableText,
     returned_at: nullableDateTime,
     return_reason: nullableText,
+    utr_invented: {
+      type: 'boolean',
+      description:
+        'True when utr_number is not the bank’s: an operator resolved the payout SUCCESS without a UTR and Payrail made one up',
+    },
     merchant_name: { type: ['string', 'null'], description: 'Operator lists: the merchant’s name' },
   },
 } as const;

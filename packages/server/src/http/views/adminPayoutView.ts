@@ -15,4 +15,6 @@ export const adminPayoutView = (p: Payout) => ({
   // A REFUNDED payout with these was returned after its SUCCESS (it keeps its utr_number); without, it had failed.
   returned_at: p.returnedAt ? p.returnedAt.toISOString() : null,
   return_reason: p.returnReason ?? null,
+  // True when `utr_number` is Payrail's own: an operator resolved the payout SUCCESS without the bank's UTR.
+  utr_invented: p.utrInvented ?? false,
 });

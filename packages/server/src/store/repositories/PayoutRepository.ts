@@ -30,6 +30,7 @@ export interface PayoutRow {
   failure_reason: string | null;
   returned_at?: Date | null;
   return_reason?: string | null;
+  utr_invented?: boolean;
   ist_day: string;
   ist_month: string;
   batch_id?: string | null;
@@ -70,6 +71,7 @@ export const toPayout = (r: PayoutRow): Payout => ({
   failureReason: r.failure_reason,
   returnedAt: r.returned_at ?? null,
   returnReason: r.return_reason ?? null,
+  utrInvented: r.utr_invented ?? false,
   istDay: r.ist_day,
   istMonth: r.ist_month,
   batchId: r.batch_id ?? null,
@@ -100,6 +102,8 @@ export interface TransitionFields {
   actor: string;
   /** SUCCESS → REFUNDED only: why the money came back (the database stamps returned_at). */
   returnReason?: string;
+  /** The `utr` given is Payrail's own, not the bank's (an operator's resolve without one). */
+  utrInvented?: boolean;
 }
 
 export type OpenRefusal =
@@ -224,7 +228,8 @@ export const PayoutRepository = {
               rail_reference = coalesce($6, rail_reference), updated_at = now(), rail_error = NULL,
               rail_retry_since = NULL,
               failure_reason = CASE WHEN $3 = 'FAILED' THEN $4 ELSE failure_reason END,
-              return_reason = coalesce($8, return_reason)
+              return_reason = coalesce($8, return_reason),
+              utr_invented = CASE WHEN $5::text IS NULL THEN utr_invented ELSE coalesce($9::boolean, false) END
          FROM (SELECT set_config('payrail.actor', $7, true)) AS actor
         WHERE id = $1 AND status = $2
         RETURNING p.*`,
@@ -237,6 +242,7 @@ export const PayoutRepository = {
         fields.railReference ?? null,
         fields.actor,
         fields.returnReason ?? null,
+        fields.utrInvented ?? null,
       ],
     );
     return rows[0] ? toPayout(rows[0]) : null;
