@@ -126,7 +126,7 @@ describe.each(ENGINES)('platform wallets move once per commit on %s', (engine) =
       const walletUpdates = async () =>
         (
           await tx.query<{ n: bigint }>(
-            `SELECT n_tup_upd::int8 AS n FROM pg_stat_xact_user_tables WHERE relname = 'wallets'`,
+            `SELECT n_tup_upd::int8 AS n FROM pg_stat_xact_user_tables WHERE relid = 'wallets'::regclass`,
           )
         ).rows[0]?.n ?? 0n;
       const pending = await walletUpdates();
