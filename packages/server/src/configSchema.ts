@@ -193,6 +193,12 @@ export const SETTINGS = table([
     wholeNumber(10_000, 0),
     'how long a stopping server waits for in-flight requests before it closes their connections',
   ),
+  one(
+    'stuckPayoutMinutes',
+    'PAYRAIL_STUCK_PAYOUT_MINUTES',
+    wholeNumber(60, 1),
+    'a payout PROCESSING or PENDING this many minutes counts as stuck (payrail_payouts_stuck)',
+  ),
   one('consoleSessionTtlMs', 'PAYRAIL_CONSOLE_SESSION_TTL', duration('8h'), 'console session lifetime'),
   one(
     'creditApprovalAbove',

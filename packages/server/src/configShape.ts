@@ -56,6 +56,8 @@ export interface Config {
   buildCommit: string | undefined;
   /** SIGTERM: how long in-flight HTTP requests may take before their connections are closed. */
   shutdownGraceMs: number;
+  /** PAYRAIL_STUCK_PAYOUT_MINUTES: a payout PROCESSING or PENDING this long counts in payrail_payouts_stuck. */
+  stuckPayoutMinutes: number;
   /** How long a console sign-in lasts (PAYRAIL_CONSOLE_SESSION_TTL, default 8h). */
   consoleSessionTtlMs: number;
   /** Operator credits above this many paise wait for a second operator (PAYRAIL_CREDIT_APPROVAL_ABOVE). */

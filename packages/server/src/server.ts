@@ -19,6 +19,8 @@ import { resolveBuildInfo } from './buildInfo.ts';
 import { loadMigrations } from './store/migrate.ts';
 import { newestVersion, readSchemaVersion } from './store/schemaVersion.ts';
 import { WebhookAdminService } from './services/WebhookAdminService.ts';
+import { BacklogProbe } from './services/BacklogProbe.ts';
+import { RedisProbe } from './services/RedisProbe.ts';
 import { SANDBOX_BANK_RULES, type BankRules } from './domain/bankRules.ts';
 import { PayoutStepper } from './jobs/PayoutStepper.ts';
 import { WebhookDispatcher } from './jobs/WebhookDispatcher.ts';
@@ -376,6 +378,9 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     clock,
   );
   metrics.readExceptions = () => exceptions.openByKind();
+  metrics.backlog = new BacklogProbe(db, config.stuckPayoutMinutes * 60_000);
+  const redisProbe = new RedisProbe(redis);
+  metrics.readRedis = () => redisProbe.reachable();
   const app = await buildApp({
     config,
     clock,

@@ -1,6 +1,13 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { EXCEPTION_KINDS } from '../domain/outsideReport.ts';
 
+/** The database's backlog, as the composition root hands it (services/BacklogProbe.ts). */
+export interface BacklogSource {
+  jobsDue(): Promise<number>;
+  deliveriesDue(): Promise<number>;
+  payoutsStuck(): Promise<number>;
+}
+
 /** The Prometheus registry of one server process and the application metrics it exposes at /metrics. */
 export class Metrics {
   readonly registry = new Registry();
@@ -53,19 +60,39 @@ export class Metrics {
 
   readonly connectorUp = new Gauge({
     name: 'payrail_connector_up',
-    help: 'Whether the connector answered its last call from this instance (1) or not (0)',
+    help: 'Whether the connector answered its last call from this instance (1) or not (0); only connectors some payment mode is routed to',
     labelNames: ['connector'] as const,
     registers: [this.registry],
-    collect: async () => {
-      await this.refreshConnectors?.();
-    },
+    collect: () => this.connectorsRefreshed(),
   });
 
+  /**
+   * No sample while the ratio is unknown (no connector with an account, its balance never read, nothing owed: the
+   * admin API's null), never a 0 that a "coverage below 1" alert would take for an empty account.
+   */
   readonly treasuryCoverage = new Gauge({
     name: 'payrail_treasury_coverage_ratio',
-    help: "The upstream account's balance divided by what Payrail owes its merchants (wallets and payouts on hold)",
+    help: "The upstream account's balance divided by what Payrail owes its merchants (wallets and payouts on hold); absent while unknown",
     registers: [this.registry],
+    collect: () => this.connectorsRefreshed(),
   });
+
+  private connectorRefresh: Promise<void> | null = null;
+
+  /**
+   * One refresh for both connector gauges: prom-client collects a scrape's metrics concurrently, so each gauge
+   * waits for the refresh in flight (started by whichever is collected first) instead of reading last scrape's.
+   */
+  private connectorsRefreshed(): Promise<void> {
+    if (!this.refreshConnectors) return Promise.resolve();
+    // A database that does not answer leaves the last figures: /metrics still answers.
+    this.connectorRefresh ??= this.refreshConnectors()
+      .catch(() => undefined)
+      .finally(() => {
+        this.connectorRefresh = null;
+      });
+    return this.connectorRefresh;
+  }
 
   /** Set by the composition root: the open exceptions per kind, read from the database when /metrics is read. */
   readExceptions: (() => Promise<{ kind: string; count: number }[]>) | null = null;
@@ -109,7 +136,64 @@ export class Metrics {
     },
   });
 
+  /** Set by the composition root: the backlog in the database (services/BacklogProbe.ts), read at each scrape. */
+  backlog: BacklogSource | null = null;
+
+  readonly jobsDue = this.backlogGauge(
+    'payrail_jobs_due',
+    'Background jobs (payout steps, collection expiry) due and not yet started by any instance',
+    (source) => source.jobsDue(),
+  );
+
+  readonly webhookDeliveriesDue = this.backlogGauge(
+    'payrail_webhook_deliveries_due',
+    'Webhook deliveries due for an attempt and not yet started by any instance',
+    (source) => source.deliveriesDue(),
+  );
+
+  readonly payoutsStuck = this.backlogGauge(
+    'payrail_payouts_stuck',
+    'Payouts PROCESSING or PENDING whose status has not changed for longer than PAYRAIL_STUCK_PAYOUT_MINUTES',
+    (source) => source.payoutsStuck(),
+  );
+
+  /** Set by the composition root: whether the configured Redis answers (null: no Redis configured). */
+  readRedis: (() => Promise<boolean | null>) | null = null;
+
+  readonly redisUp = new Gauge({
+    name: 'payrail_redis_up',
+    help: 'Whether the configured Redis answered a ping from this instance (1) or not (0); absent without Redis',
+    registers: [this.registry],
+    collect: async () => {
+      const up = await this.readRedis?.();
+      if (up === null || up === undefined) this.redisUp.remove();
+      else this.redisUp.set(up ? 1 : 0);
+    },
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'payrail_' });
+    // prom-client starts a gauge without labels at 0: these have no sample until they are known.
+    this.treasuryCoverage.remove();
+    this.redisUp.remove();
+  }
+
+  /**
+   * A gauge read from the database at each scrape, through its own query (prom-client collects the metrics of a
+   * scrape concurrently, so one query setting several gauges would leave the others a scrape behind).
+   */
+  private backlogGauge(name: string, help: string, read: (source: BacklogSource) => Promise<number>): Gauge {
+    const gauge: Gauge = new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect: async () => {
+        if (!this.backlog) return;
+        const value = await read(this.backlog).catch(() => null);
+        // A database that does not answer leaves the last figure: /metrics still answers.
+        if (value !== null) gauge.set(value);
+      },
+    });
+    return gauge;
   }
 }

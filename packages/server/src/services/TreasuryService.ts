@@ -51,16 +51,23 @@ export class TreasuryService {
     private readonly clock: Clock,
   ) {}
 
-  /** Sets the connector gauges of /metrics from what `list` finds. */
+  /**
+   * Sets the connector gauges of /metrics from what `list` finds: `up` only for the connectors a payment mode is
+   * routed to (an unused `manual` answering nothing is not "up"), the coverage only while it is known (the admin
+   * API's null leaves no sample rather than a 0 that an alert would read as an empty account).
+   */
   async refreshMetrics(metrics: {
     connectorUp: { set(labels: { connector: string }, value: number): void };
-    treasuryCoverage: { set(value: number): void };
+    treasuryCoverage: { set(value: number): void; remove(): void };
   }): Promise<void> {
+    let coverage: string | null = null;
     for (const view of await this.list()) {
-      metrics.connectorUp.set({ connector: view.name }, view.healthy ? 1 : 0);
-      // A gauge is a float by nature; the ratio was computed exactly and only its 4-decimal text is converted.
-      if (view.treasury?.coverage) metrics.treasuryCoverage.set(Number(view.treasury.coverage));
+      if (view.routes.length > 0) metrics.connectorUp.set({ connector: view.name }, view.healthy ? 1 : 0);
+      coverage = view.treasury?.coverage ?? coverage;
     }
+    // A gauge is a float by nature; the ratio was computed exactly and only its 4-decimal text is converted.
+    if (coverage === null) metrics.treasuryCoverage.remove();
+    else metrics.treasuryCoverage.set(Number(coverage));
   }
 
   async list(): Promise<ConnectorView[]> {

@@ -1,0 +1,26 @@
+import type { Database } from '../store/Database.ts';
+import { BacklogRepository } from '../store/repositories/BacklogRepository.ts';
+
+/**
+ * What /metrics reports of the work waiting in the database, shared by every instance (so each instance reports
+ * the same figures: alert on one, or on max() over them, docs/operator/monitoring.md).
+ */
+export class BacklogProbe {
+  constructor(
+    private readonly db: Database,
+    /** PAYRAIL_STUCK_PAYOUT_MINUTES, in milliseconds. */
+    private readonly stuckAfterMs: number,
+  ) {}
+
+  jobsDue(): Promise<number> {
+    return BacklogRepository.jobsDue(this.db);
+  }
+
+  deliveriesDue(): Promise<number> {
+    return BacklogRepository.deliveriesDue(this.db);
+  }
+
+  payoutsStuck(): Promise<number> {
+    return BacklogRepository.payoutsStuck(this.db, this.stuckAfterMs);
+  }
+}
