@@ -52,6 +52,7 @@ import { registerGracefulClose } from './plugins/gracefulClose.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/securityHeaders.ts';
 import { registerVersionHeader } from './plugins/versionHeader.ts';
+import { REQUEST_ID_HEADER, requestIds } from './requestId.ts';
 import { adminBatchRoutes } from './routes/adminBatchRoutes.ts';
 import { adminReconciliationRoutes } from './routes/adminReconciliationRoutes.ts';
 import { adminExceptionRoutes } from './routes/adminExceptionRoutes.ts';
@@ -180,7 +181,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     // PAYRAIL_TRUST_PROXY: which proxies' X-Forwarded-For names the client (the failure throttles count by it).
     trustProxy: trustProxyOption(deps.config.trustProxy),
-    requestIdHeader: 'x-request-id',
+    // A client's X-Request-Id when it is sound, else ours, unique across instances (requestId.ts); echoed below.
+    requestIdHeader: false,
+    genReqId: requestIds(),
     rewriteUrl: (request) => merchantApiPath(request.url ?? '/'),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     frameworkErrors: frameworkErrorHandler,
@@ -217,6 +220,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Before any route or plugin, so that every answer inherits the headers.
   await registerSecurityHeaders(app, deps.config);
   registerVersionHeader(app, deps.health);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
 
   await registerOpenApi(app, { publicUrl: deps.config.publicUrl });
 
