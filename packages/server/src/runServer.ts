@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { createServer } from './server.ts';
+import { startFailure } from './startFailure.ts';
 import { listeningLine, preparingLine, removeStaleAdminTokenFile, shownPath } from './startupMessages.ts';
 
 export interface Started {
@@ -30,7 +31,9 @@ export async function runServer(
 ): Promise<void> {
   const logger = createLogger(config.logLevel);
   say(preparingLine(config));
-  const server = await createServer(config, { logger });
+  const server = await createServer(config, { logger }).catch((err: unknown) => {
+    throw startFailure(err, config.databaseUrl);
+  });
   // Only now: a start refused because another server holds the data directory must not touch that server's file.
   await removeStaleAdminTokenFile(config).then(
     (removed) => {

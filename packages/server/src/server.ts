@@ -220,8 +220,20 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     await WebhookRepository.voidLeases(db);
   }
   const redis = createRedis(config);
-  // An outage is survivable (counters fall back to process memory); say so in the log, not as an unhandled event.
-  redis?.on('error', (err: Error) => options.logger.warn({ err: err.message }, 'redis unreachable'));
+  // An outage is survivable (counters fall back to process memory); say so in the log, not as an unhandled event:
+  // once per outage (ioredis reports every reconnection attempt), and again when it is back. /readyz and
+  // payrail_redis_up say it for as long as it lasts.
+  let redisDown = false;
+  redis?.on('error', (err: Error) => {
+    if (redisDown) return;
+    redisDown = true;
+    options.logger.warn({ err: err.message }, 'redis unreachable; counting on this instance alone until it is back');
+  });
+  redis?.on('ready', () => {
+    if (!redisDown) return;
+    redisDown = false;
+    options.logger.info('redis reachable again');
+  });
   // With Redis the failure counters are shared; while Redis is unreachable each instance counts alone.
   const counters: CounterStore = redis
     ? new FallbackCounterStore(redis, new RedisCounterStore(redis, config.redisPrefix), new MemoryCounterStore(clock))
@@ -381,6 +393,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   metrics.backlog = new BacklogProbe(db, config.stuckPayoutMinutes * 60_000);
   const redisProbe = new RedisProbe(redis);
   metrics.readRedis = () => redisProbe.reachable();
+  health.watchRedis(redisProbe);
   const app = await buildApp({
     config,
     clock,

@@ -2,10 +2,21 @@ import { COLLECTION_STATUSES } from '../wire.ts';
 
 /** Operational routes, the hosted payment page and the notifications a PSP, bank or upstream sends. */
 
+/** GET /readyz while the database answers; the Redis fields only when Redis is configured. */
 export const healthOk = {
   type: 'object',
   required: ['status'],
-  properties: { status: { type: 'string', const: 'ok' } },
+  properties: {
+    status: { type: 'string', const: 'ok' },
+    redis: {
+      type: 'string',
+      enum: ['ok', 'unreachable'],
+      description:
+        'Only when Redis is configured: whether it answered. Unreachable is not unready: rate limits and failure ' +
+        'counters fall back to this instance alone',
+    },
+    degraded: { type: 'boolean', description: 'Only when Redis is configured: true while it is unreachable' },
+  },
 } as const;
 
 /** GET /healthz: liveness, and what the instance runs (docs/operator/upgrading.md). */

@@ -33,6 +33,22 @@ export class HealthProbe {
     this.databaseSchema = databaseSchema;
   }
 
+  private redis: { reachable(): Promise<boolean | null> } | null = null;
+
+  /** The Redis `/readyz` reports on (services/RedisProbe.ts), set once the client exists. */
+  watchRedis(probe: { reachable(): Promise<boolean | null> }): void {
+    this.redis = probe;
+  }
+
+  /**
+   * Whether the configured Redis answers; null without Redis. Not part of readiness: without Redis each instance
+   * counts rate limits and failures alone, which is degraded, not down (`/readyz` stays 200 and says so).
+   */
+  async redisState(): Promise<'ok' | 'unreachable' | null> {
+    const reachable = (await this.redis?.reachable()) ?? null;
+    return reachable === null ? null : reachable ? 'ok' : 'unreachable';
+  }
+
   async databaseReachable(): Promise<boolean> {
     try {
       await HealthRepository.ping(this.db);

@@ -15,8 +15,10 @@ export function healthRoutes(app: FastifyInstance, deps: { health: HealthProbe; 
     '/readyz',
     { schema: { tags: ['operations'], summary: 'Readiness: the database answers', ...R['GET /readyz'] } },
     async (_request, reply) => {
-      if (await deps.health.databaseReachable()) return { status: 'ok' };
-      return reply.code(503).send({ status: 'unavailable', reason: 'database not reachable' });
+      const [database, redis] = await Promise.all([deps.health.databaseReachable(), deps.health.redisState()]);
+      if (!database) return reply.code(503).send({ status: 'unavailable', reason: 'database not reachable' });
+      // Redis away is degraded, not unready: taking the instance out of the balancer would not bring Redis back.
+      return redis === null ? { status: 'ok' } : { status: 'ok', redis, degraded: redis === 'unreachable' };
     },
   );
 
