@@ -52,6 +52,10 @@ export class Worker {
   private readonly batchJobsInFlight = new Set<Promise<void>>();
   private readonly deliveriesInFlight = new Set<Promise<void>>();
   private ticking = false;
+  /** The pass under way, if any: `stop` waits for it, since it may be claiming work the moment the stop comes. */
+  private pass: Promise<void> | null = null;
+  /** While `stop` waits: the pass under way claims nothing more (what it claimed still runs and is waited for). */
+  private stopping = false;
   /**
    * The last pass claimed as much as it had room for: more is probably due. Then a pass starts as soon as half the
    * slots are free again, instead of after the poll interval, so that a backlog drains at the speed of the work.
@@ -77,11 +81,22 @@ export class Worker {
     this.schedule(0);
   }
 
-  /** Stops claiming and waits for what is in flight (deliveries end by their own timeout). */
+  /**
+   * Stops claiming and waits for the pass under way and for what is in flight (deliveries end by their own
+   * timeout), so that the caller may close the database afterwards: a pass still claiming when the pool closed
+   * logged "worker pass failed: Cannot use a pool after calling end on the pool" at every few shutdowns.
+   */
   async stop(): Promise<void> {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.stopping = true;
+    try {
+      await this.pass;
+    } finally {
+      // A test may still step the worker by hand after stopping its timer.
+      this.stopping = false;
+    }
     await Promise.allSettled([...this.jobsInFlight, ...this.batchJobsInFlight, ...this.deliveriesInFlight]);
   }
 
@@ -89,16 +104,22 @@ export class Worker {
   async tick(): Promise<void> {
     if (this.ticking) return;
     this.ticking = true;
+    this.pass = this.runPass().finally(() => {
+      this.ticking = false;
+      this.pass = null;
+    });
+    await this.pass;
+  }
+
+  private async runPass(): Promise<void> {
     try {
       await this.releaseFailed();
-      await this.claimJobs();
-      await this.claimDeliveries();
+      if (!this.stopping) await this.claimJobs();
+      if (!this.stopping) await this.claimDeliveries();
     } catch (err) {
       // Back to the poll interval: never a tight loop against a database that fails.
       this.backlog.jobs = this.backlog.batchJobs = this.backlog.deliveries = false;
       this.logger.error({ err }, 'worker pass failed');
-    } finally {
-      this.ticking = false;
     }
   }
 
