@@ -101,8 +101,15 @@ export function sumMoney(texts) {
   return `${paise < 0n ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
 }
 
-/** An account number as lists show it: only its last four digits (XXXX0001). */
-export const maskAccount = (acc) => (acc ? `XXXX${String(acc).slice(-4)}` : '—');
+/**
+ * An account number as the server gave it (docs/operator/console.md, "Who sees full account numbers"): in full to
+ * finance and admin operators and to a merchant for its own, masked to the last four digits (XXXX0001) for a
+ * viewer by the admin API itself. The console masks nothing of its own, so every page follows the one rule.
+ */
+export const accountText = (acc) => (acc ? String(acc) : '—');
+
+/** The account number on one line, never broken. */
+export const AccountNumber = ({ number }) => html`<span class="account-number">${accountText(number)}</span>`;
 
 /** An id shortened for a table cell (PT01JD…4D): enough to tell ids apart at a glance, never wrapping. */
 export const shortId = (id) => (id && id.length > 12 ? `${id.slice(0, 6)}…${id.slice(-2)}` : id || '');
@@ -420,8 +427,12 @@ export function PayoutChart({ hours }) {
   </div>`;
 }
 
-/** Opening balance, entries with running balance, closing balance. */
-export function StatementTable({ statement }) {
+/**
+ * Opening balance, entries with running balance, closing balance. Each line says what it is in words (the server's
+ * description: "Payout", "Payout fee", "GST on payout fee"…). `merchant`: the merchant's own statement, whose
+ * lines name its payouts and collections by its sender_id; the operator's name them by id, the sender_id beneath.
+ */
+export function StatementTable({ statement, merchant }) {
   const rows = [
     { summary: true, kind: 'Opening balance', balance: statement.opening_balance, created_at: statement.from },
     ...statement.entries,
@@ -435,9 +446,13 @@ export function StatementTable({ statement }) {
       { label: 'Time', render: (r) => (r.created_at ? when(r.created_at) : r.summary ? '' : '—') },
       { label: 'Entry', render: (r) => r.description || r.kind },
       {
-        label: 'Reference',
-        id: true,
-        render: (r) => html`<${IdText} text=${r.payout_id || r.collection_id || r.reference || ''} />`,
+        label: merchant ? 'Your reference' : 'Reference',
+        render: (r) =>
+          merchant
+            ? html`<${IdText} text=${r.sender_id || r.reference || ''} />`
+            : html`<${IdText} text=${r.payout_id || r.collection_id || r.reference || ''} />${
+                  r.sender_id ? html`<span class="sub"><${IdText} text=${r.sender_id} /></span>` : ''
+                }`,
       },
       { label: 'Amount', num: true, render: (r) => (r.summary ? '' : rupees(r.amount)) },
       { label: 'Balance', num: true, render: (r) => rupees(r.balance) },

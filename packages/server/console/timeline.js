@@ -43,7 +43,20 @@ function upcoming(deliveries) {
   return out;
 }
 
-export function timelineEvents(data, tx) {
+/**
+ * Who made a change, as a merchant reads it: the merchant itself, the bank, or Payrail (its worker or an
+ * operator), rather than the operator's names for them (`rail:sandbox`, `worker`, `operator:…`).
+ */
+function merchantActor(actor) {
+  if (actor === 'merchant') return 'you';
+  if (actor.startsWith('rail:') || actor === 'psp') return 'the bank';
+  if (actor.startsWith('operator:')) return 'Payrail operations';
+  return 'Payrail';
+}
+
+/** `audience`: 'merchant' for the merchant's console (its words), else the operator's. */
+export function timelineEvents(data, tx, audience = 'operator') {
+  const who = (actor) => (audience === 'merchant' ? merchantActor(String(actor)) : actor);
   const events = [];
   const list = Array.isArray(data) ? data : data.events || data.timeline || null;
   if (list) {
@@ -64,13 +77,13 @@ export function timelineEvents(data, tx) {
         const why = httpStatus && error && !String(error).includes(String(httpStatus)) ? ` (${error})` : '';
         title = `Webhook ${pick(e, 'event_type', 'webhook_type') || ''} ${outcome}: ${answer}${why}`;
       } else if (kind === 'request') title = 'Requested';
-      else if (kind === 'error') title = 'Connector error';
+      else if (kind === 'error') title = audience === 'merchant' ? 'Bank answer not applied' : 'Connector error';
       else title = from && status ? `${from} → ${status}` : String(status || kind);
       const reason = isWebhook ? null : pick(e, 'reason', 'message', 'status_message');
       const utr = pick(e, 'utr');
       // A UTR Payrail made up (resolved SUCCESS without the bank's) says so wherever it is shown.
       const invented = utr && tx && tx.utr_invented && utr === tx.utr_number ? ` (${INVENTED_UTR})` : '';
-      const parts = [reason, utr && `UTR ${utr}${invented}`, pick(e, 'actor') && `by ${pick(e, 'actor')}`];
+      const parts = [reason, utr && `UTR ${utr}${invented}`, pick(e, 'actor') && `by ${who(pick(e, 'actor'))}`];
       if (isWebhook && pick(e, 'duration_ms') !== undefined) parts.push(`${pick(e, 'duration_ms')} ms`);
       events.push({
         at: pick(e, 'at', 'time', 'created_at', 'attempted_at'),

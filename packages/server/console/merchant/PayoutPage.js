@@ -18,5 +18,8 @@ export function PayoutPage({ params: [id] }) {
     <p class="id"><${ShortId} id=${id} /></p>
     <${ErrorNotice} error=${payout.error} />
     ${payout.data && html`<${PayoutFacts} p=${payout.data} />`}
-    ${!payout.error && html`<${TimelineSection} timeline=${timeline} payout=${payout.data} reload=${reload} />`}`;
+    ${
+      !payout.error &&
+      html`<${TimelineSection} timeline=${timeline} payout=${payout.data} reload=${reload} audience="merchant" />`
+    }`;
 }

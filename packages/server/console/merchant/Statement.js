@@ -19,5 +19,5 @@ export function Statement({ params: [id] }) {
       setRange=${setRange}
     />
     <${ErrorNotice} error=${s.error} />
-    ${s.data && html`<${StatementTable} statement=${s.data} />`}`;
+    ${s.data && html`<${StatementTable} statement=${s.data} merchant=${true} />`}`;
 }

@@ -1,6 +1,7 @@
 // Bank files (docs/operator/bank-files.md): the pain.001 files Payrail cut, each downloadable as delivered, and the files
 // the bank sent back, applied or failed with the reason.
 import { api, Badge, ErrorNotice, html, rupees, Table, useLoad, when } from '../lib.js';
+import { can } from './can.js';
 
 const enc = encodeURIComponent;
 const states = (f) =>
@@ -8,7 +9,9 @@ const states = (f) =>
     .map(([status, n]) => `${n} ${status}`)
     .join(', ') || '—';
 
-export function BankFiles() {
+export function BankFiles({ session }) {
+  // The file as delivered holds full account numbers: finance and admin download it, a viewer reads its name.
+  const mayDownload = can(session, 'finance');
   const cut = useLoad(() => api('GET', '/admin/v1/bankfiles'), []);
   const inbound = useLoad(() => api('GET', '/admin/v1/bankfiles/inbound'), []);
   return html`<h1>Bank files</h1>
@@ -27,7 +30,9 @@ export function BankFiles() {
           label: 'File',
           id: true,
           render: (f) =>
-            html`<a href=${`/admin/v1/bankfiles/${enc(f.msg_id)}`} download=${f.file_name}>${f.file_name}</a>`,
+            mayDownload
+              ? html`<a href=${`/admin/v1/bankfiles/${enc(f.msg_id)}`} download=${f.file_name}>${f.file_name}</a>`
+              : f.file_name,
         },
         { label: 'Payouts', num: true, render: (f) => f.payout_count },
         { label: 'Total', num: true, render: (f) => rupees(f.ctrl_sum) },

@@ -1,6 +1,6 @@
 // One payout for the operator: its facts and timeline, and (finance) resolving a PENDING payout or recording a
 // return by the bank.
-import { ActionForm, api, ErrorNotice, Field, html, maskAccount, rupees, ShortId, useLoad } from '../lib.js';
+import { ActionForm, api, ErrorNotice, Field, html, accountText, rupees, ShortId, useLoad } from '../lib.js';
 import { beneficiaryOf } from '../shared/beneficiaryOf.js';
 import { PayoutFacts } from '../shared/PayoutFacts.js';
 import { TimelineSection } from '../shared/TimelineSection.js';
@@ -13,7 +13,7 @@ const enc = encodeURIComponent;
 /** Who a payout pays, as a confirmation names them: the name, the account as this page shows it, the IFSC. */
 function payee(p) {
   const b = beneficiaryOf(p);
-  return `${b.beneficiary_name || 'the beneficiary'} (account ${maskAccount(b.beneficiary_acc_number)}, IFSC ${b.beneficiary_ifsc || '—'})`;
+  return `${b.beneficiary_name || 'the beneficiary'} (account ${accountText(b.beneficiary_acc_number)}, IFSC ${b.beneficiary_ifsc || '—'})`;
 }
 
 /** Resolving moves money for good: the question names the payout, its amount and who it pays. */

@@ -1,6 +1,18 @@
 // How money reaches one wallet by bank transfer (docs/merchant/funding-a-wallet.md): its virtual account (number and
 // IFSC, as the merchant's "Add money" shows them) and the deposits credited to it, newest first, a page at a time.
-import { api, ErrorNotice, html, maskAccount, MoreButton, qs, rupees, ShortId, Table, usePaged, when } from '../lib.js';
+import {
+  api,
+  ErrorNotice,
+  html,
+  AccountNumber,
+  MoreButton,
+  qs,
+  rupees,
+  ShortId,
+  Table,
+  usePaged,
+  when,
+} from '../lib.js';
 import { idLink } from './idLink.js';
 
 const enc = encodeURIComponent;
@@ -18,7 +30,7 @@ const columns = [
     label: 'Remitter',
     render: (d) =>
       html`${d.remitter_name || '—'}<span class="sub"
-          >${maskAccount(d.remitter_account)} · ${d.remitter_ifsc || '—'}</span
+          ><${AccountNumber} number=${d.remitter_account} /> · ${d.remitter_ifsc || '—'}</span
         >`,
   },
   {

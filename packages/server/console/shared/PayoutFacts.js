@@ -1,12 +1,15 @@
 // One payout's detail card, shared by the operator's and the merchant's payout pages: the routes differ (admin or
 // merchant console); what a payout shows does not.
-import { Badge, html, IdText, maskAccount, rupees, ShortId, when } from '../lib.js';
+import { Badge, html, IdText, AccountNumber, rupees, ShortId, when } from '../lib.js';
 import { beneficiaryOf } from './beneficiaryOf.js';
 import { merchantCell } from './merchantCell.js';
 import { refundKind } from './refundKind.js';
 import { UtrText } from './utrText.js';
 
-/** Everything known of one payout; `merchantLink` and `walletLink` render those ids (links for operators). */
+/**
+ * Everything known of one payout; `merchantLink` and `walletLink` render those ids (links for operators). Without
+ * `merchantLink` it is the merchant's view: its words, not the operator's (no connector, no rail reference).
+ */
 export function PayoutFacts({ p, merchantLink, walletLink }) {
   const b = beneficiaryOf(p);
   return html`<section class="card">
@@ -28,7 +31,11 @@ export function PayoutFacts({ p, merchantLink, walletLink }) {
       <dt>Beneficiary</dt>
       <dd>${b.beneficiary_name || '—'}</dd>
       <dt>Account</dt>
-      <dd>${maskAccount(b.beneficiary_acc_number)}${b.beneficiary_ifsc ? ` · IFSC ${b.beneficiary_ifsc}` : ''}</dd>
+      <dd data-testid="payout-account">
+        <${AccountNumber}
+          number=${b.beneficiary_acc_number}
+        />${b.beneficiary_ifsc ? ` · IFSC ${b.beneficiary_ifsc}` : ''}
+      </dd>
       <dt>Bank</dt>
       <dd>${b.bank_name || '—'}</dd>
       <dt>Remarks</dt>
@@ -45,10 +52,15 @@ export function PayoutFacts({ p, merchantLink, walletLink }) {
       <dd>${walletLink || html`<${ShortId} id=${p.wallet_id} />`}</dd>
       <dt>Callback URL</dt>
       <dd>${p.callback_url || '—'}</dd>
-      <dt>Connector</dt>
-      <dd>${p.connector || p.rail || '—'}</dd>
-      <dt>Rail reference</dt>
-      <dd>${p.rail_reference || '—'}</dd>
+      ${
+        // The connector and its reference are the operator's words and concerns; a merchant reads the UTR.
+        merchantLink
+          ? html`<dt>Connector</dt>
+              <dd>${p.connector || p.rail || '—'}</dd>
+              <dt>Rail reference</dt>
+              <dd>${p.rail_reference || '—'}</dd>`
+          : ''
+      }
       <dt>UTR</dt>
       <dd><${UtrText} p=${p} /></dd>
       ${

@@ -94,7 +94,7 @@ export function SettlementAccountFacts({ a }) {
   const held = Date.parse(a.active_from) > Date.now();
   return html`<dl class="kv" data-testid="settlement-account">
     <dt>Account number</dt>
-    <dd data-testid="settlement-account-number">${a.account_number}</dd>
+    <dd data-testid="settlement-account-number"><span class="account-number">${a.account_number}</span></dd>
     <dt>IFSC</dt>
     <dd>${a.ifsc}</dd>
     <dt>Holder</dt>

@@ -1,6 +1,6 @@
 // The columns of a payout list, shared by the operator's and the merchant's lists: the routes differ, the columns do
 // not (the operator's add the merchant).
-import { Badge, html, IdText, maskAccount, rupees, ShortId, when } from '../lib.js';
+import { Badge, html, IdText, AccountNumber, rupees, ShortId, when } from '../lib.js';
 import { beneficiaryOf } from './beneficiaryOf.js';
 import { merchantCell } from './merchantCell.js';
 import { refundKind } from './refundKind.js';
@@ -9,7 +9,9 @@ import { UtrText } from './utrText.js';
 /** Who is paid, as a list shows it: the name, then the account masked to its last four digits. */
 function BeneficiaryCell({ p }) {
   const b = beneficiaryOf(p);
-  return html`${b.beneficiary_name || '—'}<span class="sub">${maskAccount(b.beneficiary_acc_number)}</span>`;
+  return html`${b.beneficiary_name || '—'}<span class="sub"
+      ><${AccountNumber} number=${b.beneficiary_acc_number}
+    /></span>`;
 }
 
 /** Columns of a payout list; `hrefOf(payout)` opens it, `withMerchant` adds the merchant (operator lists). */

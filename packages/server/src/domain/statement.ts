@@ -11,6 +11,8 @@ export interface StatementEntry {
   reference: string | null;
   payoutId: string | null;
   collectionId: string | null;
+  /** The merchant's own sender_id of that payout or collection: how the merchant knows it. */
+  senderId?: string | null;
 }
 
 export interface Statement {

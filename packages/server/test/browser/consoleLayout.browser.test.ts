@@ -470,6 +470,35 @@ describe.runIf(hasChromium)('every console page fits 360 and 1280 px (chromium)'
     expect((await adminPayout(paid)).status).toBe('SUCCESS');
   });
 
+  it('full account numbers for finance and admin, the last four digits for a viewer, from the admin API itself', async () => {
+    await createOperator(t.url, 'viewer@example.test', 'viewer');
+    const payout = `/admin/v1/payouts/${ids.payoutSuccess as string}`;
+    const accountOf = (body: Row) => (body.beneficiary as Row | undefined)?.beneficiary_acc_number;
+    const viewer = await ConsoleSession.signIn(t.url, 'viewer@example.test');
+    const finance = await ConsoleSession.signIn(t.url, 'finance-b@example.test');
+    expect(accountOf((await admin(t.url, 'GET', payout)).body)).toBe(SANDBOX.success);
+    expect(accountOf((await finance.request('GET', payout)).body)).toBe(SANDBOX.success);
+    expect(accountOf((await viewer.request('GET', payout)).body)).toBe('XXXX0001');
+    const listed = (await viewer.request('GET', '/admin/v1/payouts')).body.data as Row[];
+    expect(listed.length).toBeGreaterThan(3);
+    for (const p of listed) expect(accountOf(p)).toMatch(/^XXXX\d{4}$/);
+    const settlementAccount = `/admin/v1/merchants/${merchant.merchant_id}/settlement`;
+    expect((await viewer.request('GET', settlementAccount)).body.account_number).toBe('XXXX0001');
+    expect((await finance.request('GET', settlementAccount)).body.account_number).toBe(SANDBOX.success);
+    // A bank file as delivered holds full numbers: finance may download one (404 here: none cut), a viewer may not.
+    expect((await viewer.request('GET', '/admin/v1/bankfiles/PAYRAIL0001')).status).toBe(403);
+    expect((await finance.request('GET', '/admin/v1/bankfiles/PAYRAIL0001')).status).not.toBe(403);
+
+    await signIn('Operator', 'viewer@example.test');
+    expect(await check('op-payout-viewer', `#/payouts/${ids.payoutSuccess}`)).toEqual([]);
+    expect(await page.getByTestId('payout-account').innerText()).toMatch(/^XXXX0001 · IFSC SBOX0000001$/);
+    expect(await check('op-payouts-viewer', '#/payouts')).toEqual([]);
+    expect(await page.getByRole('table', { name: 'Payouts' }).innerText()).not.toContain(SANDBOX.success);
+    await signIn('Operator', 'finance-b@example.test');
+    expect(await check('op-payout-finance', `#/payouts/${ids.payoutSuccess}`)).toEqual([]);
+    expect(await page.getByTestId('payout-account').innerText()).toBe(`${SANDBOX.success} · IFSC SBOX0000001`);
+  });
+
   it('every merchant page', async () => {
     await signIn('Merchant');
     const pages: [string, string][] = [
@@ -500,5 +529,29 @@ describe.runIf(hasChromium)('every console page fits 360 and 1280 px (chromium)'
     await row(ids.payoutReturned as string).waitFor();
     expect(await row(ids.payoutReturned as string).innerText()).toContain('returned by the bank');
     expect(await row(ids.payoutFailed as string).innerText()).toContain('failed, refunded');
+
+    // The merchant's words: its statement names each line in plain words and by the merchant's own sender_id, and
+    // a payout's page and history say nothing of connectors, rail references or worker names.
+    const paid = await adminPayout(ids.payoutSuccess as string);
+    await page.goto(`${t.url}/console#/statement/${ids.wallet}`);
+    const statement = page.getByRole('table', { name: 'Statement' });
+    await statement
+      .getByText(paid.sender_id as string)
+      .first()
+      .waitFor();
+    expect(await statement.locator('thead th').allInnerTexts()).toContain('Your reference');
+    const lines = await statement.locator('tbody tr').allInnerTexts();
+    const line = lines.filter((l) => l.includes(paid.sender_id as string)).join('\n');
+    expect(line).toMatch(/\bPayout\b/);
+    expect(line).toContain('Payout fee');
+    expect(line).toContain('GST on payout fee');
+    const all = lines.join('\n');
+    expect(all).not.toMatch(/payout_debit|payout_fee|collection_credit|\bPT[0-9A-Z]{26}\b|\bCT[0-9A-Z]{26}\b/);
+    await page.goto(`${t.url}/console#/payouts/${ids.payoutSuccess}`);
+    await page.getByTestId('payout-facts').waitFor();
+    const timeline = page.getByRole('list', { name: 'Timeline' });
+    await timeline.getByText('by the bank').first().waitFor();
+    const text = await page.locator('main').innerText();
+    expect(text).not.toMatch(/Connector|Rail reference|rail:|by worker|operator:/);
   });
 });

@@ -117,7 +117,8 @@ describe.runIf(hasChromium)('liens and deposits in the console (chromium)', { ti
     const [depositRow] = await rows('Deposits to this wallet');
     expect(depositRow).toContain('₹2,500.00');
     expect(depositRow).toContain('Asha Traders');
-    expect(depositRow).toContain('XXXX5678');
+    // A finance operator sees the remitter's account in full ("Who sees full account numbers", console.md).
+    expect(depositRow).toContain('50100012345678');
     await page.getByText('No lien on this wallet.').waitFor();
     expect(await page.getByTestId('wallet-available').innerText()).toBe('₹1,02,500.00');
 

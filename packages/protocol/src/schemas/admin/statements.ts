@@ -45,6 +45,10 @@ export const statementView = {
           reference: nullableText,
           payout_id: nullableText,
           collection_id: nullableText,
+          sender_id: {
+            type: ['string', 'null'],
+            description: "The merchant's own sender_id of that payout or collection (null for other entries)",
+          },
         },
       },
     },

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { safeEqual } from '../../domain/credentials.ts';
+import { maskAccountNumbers, seesFullAccountNumbers } from '../../domain/accountMasking.ts';
 import { ADMIN_TOKEN_ACTOR, roleAllows, type OperatorRole } from '../../domain/Operator.ts';
 import type { FailureThrottle } from '../../services/FailureThrottle.ts';
 import type { AuditService } from '../../services/AuditService.ts';
@@ -145,6 +146,12 @@ export function registerOperatorAuth(admin: FastifyInstance, deps: OperatorAuthD
       throw new AdminError('forbidden', `This action needs the ${needed} role; you are ${request.actor.role}`);
     }
   });
+
+  // Account numbers by role (domain/accountMasking.ts): a viewer reads them masked to their last four digits, in
+  // every JSON answer of the admin API, before it is serialized.
+  admin.addHook('preSerialization', async (request, _reply, payload) =>
+    request.actor && !seesFullAccountNumbers(request.actor.role) ? maskAccountNumbers(payload) : payload,
+  );
 
   admin.addHook('onSend', async (request, reply, payload) => {
     if ((SAFE_METHODS.has(request.method) && !refusedReads.has(request)) || request.actor === null) return payload;

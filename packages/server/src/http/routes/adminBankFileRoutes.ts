@@ -72,6 +72,9 @@ export function adminBankFileRoutes(app: FastifyInstance, deps: { bankFiles: Ban
     '/admin/v1/bankfiles/:msg_id',
     {
       ...adminRouteOptions,
+      // The file as delivered holds every beneficiary's full account number: the roles that see those (finance,
+      // admin; domain/accountMasking.ts) download it, a viewer gets 403.
+      config: { ...adminRouteOptions.config, role: 'finance' },
       schema: {
         tags: ['admin'],
         summary: 'One cut file, as delivered (application/xml)',

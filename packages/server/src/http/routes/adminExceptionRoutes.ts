@@ -4,6 +4,7 @@ import { EXCEPTION_ID_PATTERN } from '../../domain/ids.ts';
 import { allowedActions, type ExceptionRecord, type ExceptionService } from '../../services/ExceptionService.ts';
 import { AdminError } from '../AdminError.ts';
 import { createdRange } from '../consoleListing.ts';
+import { maskAccountNumbers, seesFullAccountNumbers } from '../../domain/accountMasking.ts';
 import { csvText } from '../csv.ts';
 import { readPage, textCursor } from '../pageCursor.ts';
 import { present } from '../queryParams.ts';
@@ -60,7 +61,8 @@ const CSV_HEADER = [
   'return_payout_id',
 ];
 
-const csvRow = (e: ExceptionRecord) => [
+/** One exception as a CSV row; `mask`: account numbers in what was reported and held masked (a viewer's export). */
+const csvRow = (e: ExceptionRecord, mask: boolean) => [
   e.id,
   e.kind,
   e.state,
@@ -71,8 +73,8 @@ const csvRow = (e: ExceptionRecord) => [
   e.walletId,
   e.amount === null ? null : formatPaise(e.amount),
   e.reason,
-  JSON.stringify(e.reported),
-  JSON.stringify(e.held),
+  JSON.stringify(mask ? maskAccountNumbers(e.reported) : e.reported),
+  JSON.stringify(mask ? maskAccountNumbers(e.held) : e.held),
   e.createdAt.toISOString(),
   e.resolutionAction,
   e.resolutionReason,
@@ -129,7 +131,9 @@ export function adminExceptionRoutes(app: FastifyInstance, deps: { exceptions: E
         return reply
           .header('content-type', 'text/csv; charset=utf-8')
           .header('content-disposition', 'attachment; filename="exceptions.csv"')
-          .send(csvText([CSV_HEADER, ...page.data.map(csvRow)]));
+          .send(
+            csvText([CSV_HEADER, ...page.data.map((e) => csvRow(e, !seesFullAccountNumbers(request.actor!.role)))]),
+          );
       }
       return reply.send({ ...page, data: page.data.map(exceptionView) });
     },

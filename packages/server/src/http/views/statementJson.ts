@@ -22,6 +22,7 @@ export function statementJson(s: Statement) {
       reference: e.reference,
       payout_id: e.payoutId,
       collection_id: e.collectionId,
+      sender_id: e.senderId ?? null,
     })),
   };
 }

@@ -9,6 +9,7 @@ interface EntryRow {
   reference: string | null;
   payout_id: string | null;
   collection_id: string | null;
+  sender_id: string | null;
 }
 
 /** The ledger read as a statement: the sum before a range, and the entries inside it in ledger order. */
@@ -39,10 +40,14 @@ export const StatementRepository = {
     limit: number,
   ): Promise<Omit<StatementEntry, 'balance'>[]> {
     const { rows } = await q.query<EntryRow>(
-      `SELECT id, created_at, kind, amount, reference, payout_id, collection_id FROM ledger_entries
-        WHERE wallet_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $2)
-          AND ($3::timestamptz IS NULL OR created_at < $3)
-        ORDER BY id LIMIT $4`,
+      `SELECT e.id, e.created_at, e.kind, e.amount, e.reference, e.payout_id, e.collection_id,
+              coalesce(p.sender_id, c.sender_id) AS sender_id
+         FROM ledger_entries e
+         LEFT JOIN payouts p ON p.id = e.payout_id
+         LEFT JOIN collections c ON c.id = e.collection_id
+        WHERE e.wallet_id = $1 AND ($2::timestamptz IS NULL OR e.created_at >= $2)
+          AND ($3::timestamptz IS NULL OR e.created_at < $3)
+        ORDER BY e.id LIMIT $4`,
       [walletId, range.from, range.to, limit],
     );
     return rows.map((r) => ({
@@ -53,6 +58,7 @@ export const StatementRepository = {
       reference: r.reference,
       payoutId: r.payout_id,
       collectionId: r.collection_id,
+      senderId: r.sender_id,
     }));
   },
 };
