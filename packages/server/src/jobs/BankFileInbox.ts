@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { Camt054Reader, CAMT054_NAME, type Notification } from '../rails/bankfile/camt054.ts';
 import { readPain002, PAIN002_NAME, type StatusReport } from '../rails/bankfile/pain002.ts';
-import { isUsableName, type BankFileTransport } from '../rails/bankfile/transport.ts';
+import { isFileGone, isUsableName, type BankFileTransport } from '../rails/bankfile/transport.ts';
 import {
   BankFileUnreadable,
   MAX_BANK_FILE_BYTES,
@@ -146,6 +146,11 @@ function unreadable(fn: () => unknown): string | null {
   }
 }
 
+/** The inbox's log: the cut-off's, and debug for what is no news (a pino logger has all three). */
+export interface InboxLog extends CutoffLog {
+  debug?(obj: object, msg: string): void;
+}
+
 /**
  * Reads the bank's files from inbox/ (docs/operator/bank-files.md). Each file is applied whole, in one transaction, or not
  * at all: known by its SHA-256 (applied before: moved to processed/, nothing changes); unreadable (not XML, an
@@ -168,7 +173,7 @@ export class BankFileInbox {
     private readonly statements: StatementImporter | null,
     private readonly transport: BankFileTransport,
     private readonly scanMs: number,
-    private readonly log: CutoffLog,
+    private readonly log: InboxLog,
     /** The composition root's clock (the lifecycle holds its own). */
     readonly clock: Clock,
     /** Credits to virtual accounts in the files (docs/operator/bank-files.md, "Deposits"); null: none read. */
@@ -200,9 +205,20 @@ export class BankFileInbox {
         if (isUsableName(name)) await this.handle(name);
         else await this.reportUnusable(name);
       } catch (err) {
+        // Instances sharing one folder all list the same files and the first takes each (it is applied once: the
+        // inbox lock and the file's hash). The others find it gone: nothing failed, so one debug line, no stack.
+        if (isFileGone(err) && !(await this.stillInInbox(name))) {
+          this.log.debug?.({ file: name }, 'bank file taken by another instance; skipped');
+          continue;
+        }
         this.log.warn({ err, file: name }, 'bank file not applied; retried at the next scan');
       }
     }
+  }
+
+  /** Whether the inbox still lists the file (an error that says it is gone is checked, not believed). */
+  private async stillInInbox(name: string): Promise<boolean> {
+    return (await this.transport.list('inbox').catch(() => [name])).includes(name);
   }
 
   /**

@@ -36,6 +36,15 @@ export interface BankFileTransport {
   close(): Promise<void>;
 }
 
+/**
+ * Whether an error says the file is not there (a folder's ENOENT, SFTP's status 2): in the inbox, another instance
+ * sharing the folder took it first (jobs/BankFileInbox.ts), which is no failure.
+ */
+export function isFileGone(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'ENOENT' || code === 2;
+}
+
 export const isCompleteName = (name: string) => !name.startsWith('.') && !/\.(tmp|part)$/i.test(name);
 
 /** `file.xml` → `file.<hex>.xml`: the name a file gets when its own is taken in the destination. */
