@@ -10,7 +10,8 @@
 ALTER TABLE wallets DROP CONSTRAINT wallets_platform_kind_check;
 ALTER TABLE wallets ADD CONSTRAINT wallets_platform_kind_check
   CHECK (platform_kind IN ('fees', 'gst', 'recovery', 'suspense'));
-INSERT INTO wallets (id, platform_kind) VALUES ('PW_SUSPENSE', 'suspense');
+-- No virtual account: nothing can be deposited to it (and its row takes no number from the merchants' sequence).
+INSERT INTO wallets (id, platform_kind, va_seq) VALUES ('PW_SUSPENSE', 'suspense', NULL);
 
 -- A deposit brought into the suspense wallet belongs to no merchant: it was credited nowhere, and the exception
 -- that returns it names it.
