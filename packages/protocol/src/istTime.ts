@@ -49,3 +49,14 @@ export function istDayStartOf(at: Date): Date {
   const sinceMidnight = (((at.getTime() + IST_OFFSET_MS) % IST_DAY_MS) + IST_DAY_MS) % IST_DAY_MS;
   return new Date(at.getTime() - sinceMidnight);
 }
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * The instant the IST hour of `at` began (hh:00 IST). IST is half an hour off UTC, so an IST hour starts at hh:30
+ * UTC: charts bucketed by UTC hours would show their bars at :30 to a reader in India.
+ */
+export function istHourStartOf(at: Date): Date {
+  const sinceHour = (((at.getTime() + IST_OFFSET_MS) % HOUR_MS) + HOUR_MS) % HOUR_MS;
+  return new Date(at.getTime() - sinceHour);
+}

@@ -3,4 +3,13 @@
  * reconciliation). The rules live in the protocol (packages/protocol/src/istTime.ts), which the CLI shares; the
  * server reads them from here.
  */
-export { IST_DAY_MS, istDateTime, istDay, istDayEnd, istDayStart, istDayStartOf, istMonth } from '@payrail/protocol';
+export {
+  IST_DAY_MS,
+  istDateTime,
+  istDay,
+  istDayEnd,
+  istDayStart,
+  istDayStartOf,
+  istHourStartOf,
+  istMonth,
+} from '@payrail/protocol';

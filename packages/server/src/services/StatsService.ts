@@ -1,4 +1,5 @@
 import { PAYOUT_STATUSES } from '@payrail/protocol';
+import { istHourStartOf } from '../domain/istPeriod.ts';
 import type { Database } from '../store/Database.ts';
 import { StatsRepository } from '../store/repositories/StatsRepository.ts';
 import type { Clock } from '../clock.ts';
@@ -27,11 +28,12 @@ export class StatsService {
 
   /**
    * The 24 hours up to the end of the current hour (`now`: the clock's time, unless given), of the merchant of
-   * `scope`, or of every merchant.
+   * `scope`, or of every merchant. Hours are IST hours (hh:00 IST, which is hh:30 UTC), so that the chart's bars
+   * fall on the hours its reader's clock shows.
    */
   async stats(scope?: MerchantScope, now = new Date(this.clock())): Promise<Stats> {
     const merchantId = scope?.merchantId;
-    const windowEnd = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS + HOUR_MS);
+    const windowEnd = new Date(istHourStartOf(now).getTime() + HOUR_MS);
     const windowStart = new Date(windowEnd.getTime() - 24 * HOUR_MS);
     const [rows, webhookBacklog, moneyOnHold] = await Promise.all([
       StatsRepository.payoutsPerHour(this.db, windowStart, merchantId),

@@ -235,6 +235,8 @@ describe.runIf(hasChromium)('every console page fits 360 and 1280 px (chromium)'
   const signIn = async (kind: 'Operator' | 'Merchant', email = 'admin@example.test') => {
     await browser.context.clearCookies();
     await page.setViewportSize({ width: 1280, height: 860 });
+    // A fresh load: going to the console's address from itself would only change the hash, keeping the old session.
+    await page.goto('about:blank');
     await page.goto(`${t.url}/console#/`);
     await page.getByRole('button', { name: kind, exact: true }).click();
     if (kind === 'Operator') {
@@ -497,6 +499,31 @@ describe.runIf(hasChromium)('every console page fits 360 and 1280 px (chromium)'
     await signIn('Operator', 'finance-b@example.test');
     expect(await check('op-payout-finance', `#/payouts/${ids.payoutSuccess}`)).toEqual([]);
     expect(await page.getByTestId('payout-account').innerText()).toBe(`${SANDBOX.success} · IFSC SBOX0000001`);
+  });
+
+  it("the overview chart's hours fall on the hour in IST (UTC+05:30), and count every payout of the window", async () => {
+    const stats = (await admin(t.url, 'GET', '/admin/v1/stats')).body;
+    const hours = stats.payouts_per_hour as ({ hour: string } & Record<string, unknown>)[];
+    expect(hours).toHaveLength(24);
+    // An IST hour begins at hh:30 UTC.
+    for (const h of hours) expect(h.hour).toMatch(/T\d{2}:30:00\.000Z$/);
+    expect(stats.window_start).toMatch(/T\d{2}:30:00\.000Z$/);
+    const now = Date.now();
+    expect(Date.parse(stats.window_end as string)).toBeGreaterThan(now);
+    expect(Date.parse(stats.window_end as string) - now).toBeLessThanOrEqual(3_600_000);
+    const counted = hours.reduce(
+      (n, h) => n + Object.entries(h).reduce((m, [k, v]) => m + (k === 'hour' ? 0 : Number(v)), 0),
+      0,
+    );
+    const all = (await admin(t.url, 'GET', '/admin/v1/payouts?limit=200')).body.data as Row[];
+    expect(counted).toBe(all.length);
+
+    await signIn('Operator');
+    expect(await check('op-overview-ist-hours', '#/')).toEqual([]);
+    const labels = await page.locator('.chart svg text').allTextContents();
+    const times = labels.map((l) => l.trim()).filter((l) => /^\d{1,2}:\d{2}/.test(l));
+    expect(times.length).toBeGreaterThan(3);
+    for (const label of times) expect(label).toMatch(/^\d{1,2}:00\b/);
   });
 
   it('every merchant page', async () => {

@@ -9,15 +9,25 @@ export interface HourlyCount {
 
 /** Aggregates for the console overview. */
 export const StatsRepository = {
-  /** Payouts created since `since`, counted per hour of creation and current status. */
+  /**
+   * Payouts created since `since`, counted per hour of creation and current status. The hours are counted from
+   * `since` itself (its minutes included), not from the database's clock hours: the caller chooses where hours
+   * begin (IST hours begin at :30 UTC), and no time zone of the session can move them.
+   */
   async payoutsPerHour(q: Queryable, since: Date, merchantId?: string): Promise<HourlyCount[]> {
-    const { rows } = await q.query<{ hour: Date; status: string; count: bigint; amount: bigint }>(
-      `SELECT date_trunc('hour', created_at) AS hour, status, count(*)::int8 AS count, sum(amount)::int8 AS amount
+    const { rows } = await q.query<{ bucket: number; status: string; count: bigint; amount: bigint }>(
+      `SELECT floor(extract(epoch FROM created_at - $1::timestamptz) / 3600)::int AS bucket, status,
+              count(*)::int8 AS count, sum(amount)::int8 AS amount
          FROM payouts WHERE created_at >= $1 AND ($2::text IS NULL OR merchant_id = $2)
         GROUP BY 1, 2 ORDER BY 1, 2`,
       [since, merchantId ?? null],
     );
-    return rows.map((r) => ({ hour: r.hour, status: r.status, count: Number(r.count), amount: BigInt(r.amount) }));
+    return rows.map((r) => ({
+      hour: new Date(since.getTime() + Number(r.bucket) * 3_600_000),
+      status: r.status,
+      count: Number(r.count),
+      amount: BigInt(r.amount),
+    }));
   },
 
   /** Webhook deliveries waiting for an attempt, and those that gave up. */
