@@ -1,5 +1,6 @@
 import { Payrail } from '@payrail/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConsoleSession, createOperator } from '../../server/test/support/consoleClient.ts';
 import { cli, createMerchant, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from './support.ts';
 
 /**
@@ -33,5 +34,10 @@ describe('account numbers in the operator commands', () => {
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/Beneficiary:\s+Asha Rao 123456789012 SBOX0000001/);
     expect(json.json.beneficiary.beneficiary_acc_number).toBe('123456789012');
+    // The same payout through the same API for a viewer's console session: masked by the server.
+    await createOperator(t.url, 'viewer-cli@example.com', 'viewer');
+    const viewer = await ConsoleSession.signIn(t.url, 'viewer-cli@example.com');
+    const seen = await viewer.request('GET', `/admin/v1/payouts/${p.transactionId}`);
+    expect((seen.body.beneficiary as { beneficiary_acc_number: string }).beneficiary_acc_number).toBe('XXXX9012');
   });
 });
