@@ -4,6 +4,7 @@ import { loadConnectorSettings } from './connectorConfig.ts';
 import { loadInvoicePrefix, loadInvoiceSupplier } from './invoiceConfig.ts';
 import { loadRedisSentinel, SENTINEL_DEFAULT_NAME } from './redisConfig.ts';
 import { loadVirtualAccounts } from './virtualAccountConfig.ts';
+import { listenAddress } from './listenAddress.ts';
 import {
   bankCodes,
   baseUrl,
@@ -198,6 +199,13 @@ export const SETTINGS = table([
     'PAYRAIL_STUCK_PAYOUT_MINUTES',
     wholeNumber(60, 1),
     'a payout PROCESSING or PENDING this many minutes counts as stuck (payrail_payouts_stuck)',
+  ),
+  one('openapi', 'PAYRAIL_OPENAPI', onOff(true), 'off: no /docs, /docs/json or /openapi.json'),
+  one(
+    'adminListen',
+    'PAYRAIL_ADMIN_LISTEN',
+    listenAddress(),
+    'host:port of a second listener for the admin API and the console; the main one then serves merchants only',
   ),
   one('consoleSessionTtlMs', 'PAYRAIL_CONSOLE_SESSION_TTL', duration('8h'), 'console session lifetime'),
   one(

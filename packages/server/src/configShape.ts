@@ -3,6 +3,7 @@ import type { InvoiceSupplierSettings } from './invoiceConfig.ts';
 import type { RedisSentinelSettings } from './redisConfig.ts';
 import type { VirtualAccountSettings } from './virtualAccountConfig.ts';
 import type { Mode } from './settingTypes.ts';
+import type { ListenAddress } from './listenAddress.ts';
 
 /**
  * The server's settings, all optional in the environment. Each field is made by a row of the settings table
@@ -58,6 +59,13 @@ export interface Config {
   shutdownGraceMs: number;
   /** PAYRAIL_STUCK_PAYOUT_MINUTES: a payout PROCESSING or PENDING this long counts in payrail_payouts_stuck. */
   stuckPayoutMinutes: number;
+  /** PAYRAIL_OPENAPI: false serves neither /docs nor /openapi.json. */
+  openapi: boolean;
+  /**
+   * PAYRAIL_ADMIN_LISTEN: a second address for the admin API and the console (and everything else); the main one
+   * then serves only the merchant API, payment pages, PSP notifications and /healthz, /readyz.
+   */
+  adminListen: ListenAddress | undefined;
   /** How long a console sign-in lasts (PAYRAIL_CONSOLE_SESSION_TTL, default 8h). */
   consoleSessionTtlMs: number;
   /** Operator credits above this many paise wait for a second operator (PAYRAIL_CREDIT_APPROVAL_ABOVE). */

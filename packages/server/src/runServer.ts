@@ -16,6 +16,8 @@ export interface Started {
   generatedAdminToken?: string;
   /** Where the generated admin token is kept; unset when PAYRAIL_ADMIN_TOKEN is configured. */
   adminTokenFile?: string;
+  /** PAYRAIL_ADMIN_LISTEN: where the admin API and the console listen. */
+  adminAddress?: string;
 }
 
 /**
@@ -48,13 +50,23 @@ export async function runServer(
     engine: server.db.engine,
     ...(server.adminTokenGenerated ? { adminTokenFile: join(config.dataDir, 'admin-token') } : {}),
     ...(server.adminTokenCreated ? { generatedAdminToken: server.generatedAdminToken } : {}),
+    ...(server.adminAddress() ? { adminAddress: server.adminAddress() as string } : {}),
   };
   say(listeningLine(config, started));
   onStarted(started);
   // The version, commit and both schema versions, so that a log says which build served it (upgrading.md).
   const { version, commit, schema, worker } = server.identity();
   logger.info(
-    { address, mode: config.mode, engine: server.db.engine, version, commit, schema, worker },
+    {
+      address,
+      ...(started.adminAddress ? { adminAddress: started.adminAddress } : {}),
+      mode: config.mode,
+      engine: server.db.engine,
+      version,
+      commit,
+      schema,
+      worker,
+    },
     'payrail listening',
   );
   if (worker === 'off') {

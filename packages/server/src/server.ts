@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { defaultPublicUrl, type Config } from './config.ts';
 import { generateSecretToken } from './domain/credentials.ts';
 import { buildApp } from './http/app.ts';
+import { InternalListener } from './http/internalListener.ts';
 import {
   FallbackCounterStore,
   MemoryCounterStore,
@@ -114,6 +115,8 @@ export interface PayrailServer {
   identity(): InstanceIdentity;
   /** Starts listening and the background worker (unless PAYRAIL_WORKER=off). */
   listen(): Promise<string>;
+  /** Where the admin API and the console listen with PAYRAIL_ADMIN_LISTEN (known once listening); else null. */
+  adminAddress(): string | null;
   close(): Promise<void>;
 }
 
@@ -477,6 +480,9 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   // PGlite has no autovacuum (single-user PostgreSQL): the server vacuums the tables it churns itself.
   const vacuum = new PgliteVacuum(db, (err) => options.logger.warn({ err }, 'PGlite vacuum pass failed'));
   let closed = false;
+  // PAYRAIL_ADMIN_LISTEN: the admin API and the console on a second address (http/internalListener.ts).
+  const internalListener = config.adminListen ? new InternalListener(app) : null;
+  let adminAddress: string | null = null;
   return {
     app,
     db,
@@ -488,11 +494,18 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     bankNotifications,
     collectionNotifications,
     identity: () => health.identity(),
+    adminAddress: () => adminAddress,
     async listen() {
       const address = await app.listen({ port: config.port, host: config.host });
       const bound = app.server.address();
       if (!config.publicUrl && bound && typeof bound === 'object')
         publicUrl = defaultPublicUrl(config.host, bound.port);
+      if (internalListener && config.adminListen) {
+        adminAddress = await internalListener.listen(config.adminListen).catch(async (err: unknown) => {
+          await app.close();
+          throw err;
+        });
+      }
       if (runWorker) worker.start();
       vacuum.start();
       if (runWorker) {
@@ -505,8 +518,8 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     async close() {
       if (closed) return;
       closed = true;
-      // Stop taking requests and finish in-flight ones, then let the worker finish its current steps.
-      await app.close();
+      // Stop taking requests and finish in-flight ones (on both listeners), then let the worker finish its steps.
+      await Promise.all([app.close(), internalListener?.close(config.shutdownGraceMs)]);
       await worker.stop();
       await vacuum.stop();
       await settlementScheduler.stop();

@@ -29,14 +29,15 @@ export function preparingLine(config: Config): string {
 /** Where to go next: the API, the console, and where the admin token is. */
 export function listeningLine(
   config: Config,
-  started: { address: string; mode: string; engine: string; adminTokenFile?: string },
+  started: { address: string; mode: string; engine: string; adminTokenFile?: string; adminAddress?: string },
 ): string {
-  const base = (config.publicUrl ?? started.address).replace(/\/+$/, '');
+  // PAYRAIL_ADMIN_LISTEN: the console is on the internal listener, not at the public URL.
+  const base = (started.adminAddress ?? config.publicUrl ?? started.address).replace(/\/+$/, '');
   const token = started.adminTokenFile
     ? `in ${shownPath(started.adminTokenFile)} (or set PAYRAIL_ADMIN_TOKEN)`
     : 'PAYRAIL_ADMIN_TOKEN (as configured)';
   return (
-    `Payrail listening on ${started.address} (${started.mode} mode, ${started.engine}) — ` +
+    `Payrail listening on ${started.address}${started.adminAddress ? ` (admin API and console on ${started.adminAddress})` : ''} (${started.mode} mode, ${started.engine}) — ` +
     `console: ${base}/console — admin token: ${token}`
   );
 }

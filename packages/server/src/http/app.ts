@@ -78,6 +78,7 @@ import { sandboxRoutes } from './routes/sandboxRoutes.ts';
 import { StatusRateLimit } from './StatusRateLimit.ts';
 import { collectionRoutes } from './routes/collectionRoutes.ts';
 import { healthRoutes } from './routes/healthRoutes.ts';
+import { registerListenerSplit } from './internalListener.ts';
 import { paymentPageRoutes } from './routes/paymentPageRoutes.ts';
 import { tokenRoutes } from './routes/tokenRoutes.ts';
 import { adminConnectorRoutes } from './routes/adminConnectorRoutes.ts';
@@ -224,7 +225,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
 
-  await registerOpenApi(app, { publicUrl: deps.config.publicUrl });
+  await registerOpenApi(app, { publicUrl: deps.config.publicUrl, serve: deps.config.openapi });
+  // PAYRAIL_ADMIN_LISTEN: the main listener keeps the public routes only (internalListener.ts).
+  if (deps.config.adminListen) registerListenerSplit(app);
 
   app.addHook('onResponse', async (request, reply) => {
     deps.metrics.httpDuration.observe(

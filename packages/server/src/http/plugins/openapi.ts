@@ -93,7 +93,7 @@ export function finishDocument(doc: Document, publicUrl: string | undefined): Do
   return doc;
 }
 
-export async function registerOpenApi(app: FastifyInstance, options: { publicUrl?: string } = {}) {
+export async function registerOpenApi(app: FastifyInstance, options: { publicUrl?: string; serve?: boolean } = {}) {
   for (const schema of Object.values(WIRE_SCHEMAS)) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
@@ -153,6 +153,9 @@ export async function registerOpenApi(app: FastifyInstance, options: { publicUrl
       finishDocument((document as unknown as { openapiObject: Document }).openapiObject, options.publicUrl) as never,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) || `def-${i}` },
   });
+  // PAYRAIL_OPENAPI=off: the schemas above still check and shape every route; only the published document and its
+  // UI are not served (a deployment that does not want its admin routes listed to whoever asks).
+  if (options.serve === false) return;
   // The UI's own policy on every answer under /docs (its page, bundle and the document it loads): never framed.
   // BaseLayout: the documentation without the standalone top bar, whose logo is an inline style sheet (which the
   // policy refuses) and whose "explore" box would load any other document into this page.
