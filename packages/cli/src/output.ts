@@ -56,6 +56,14 @@ export class Output {
   }
 
   /**
+   * Something a person should know about a command that succeeded (a merchant created under a name another already
+   * has): stderr, a JSON line `{"warning": …}` with --json, so that it shows even when stdout goes to a file.
+   */
+  warn(value: unknown, text: string): void {
+    this.stderr.write(this.json ? `${JSON.stringify({ warning: value })}\n` : `payrail: warning: ${text}\n`);
+  }
+
+  /**
    * Errors always go to stderr, JSON with --json: stdout carries results only, so that
    * `payrail merchant create … --json > merchant.json` never writes an error into the file.
    */

@@ -33,7 +33,13 @@ describe('merchant names in the CLI', () => {
       `payrail: warning: another merchant is already named "Acme Traders" (${first.json.merchant_id})`,
     );
     expect(againJson.code).toBe(0);
-    expect(againJson.stderr).toBe('');
+    // With --json too, on stderr as a JSON line: `--json > acme.json` would otherwise hide it in the file.
+    expect(JSON.parse(againJson.stderr)).toEqual({
+      warning: expect.objectContaining({
+        code: 'duplicate_name',
+        message: expect.stringContaining('named "acme traders"'),
+      }),
+    });
     expect(againJson.json.warnings).toEqual([
       expect.objectContaining({
         code: 'duplicate_name',

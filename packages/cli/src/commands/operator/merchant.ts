@@ -55,9 +55,9 @@ export function merchantCommands(program: Command): void {
       const admin = await adminClient(cmd);
       const m = await admin.request('POST', '/admin/v1/merchants', { name }, 'merchant create');
       const out = output(cmd);
-      // Created either way; a warning (another merchant of this name) goes to stderr, and stays in the --json result.
-      for (const w of (m.warnings as { message?: string }[] | undefined) ?? [])
-        out.note(`payrail: warning: ${w.message}`);
+      // Created either way; a warning (another merchant of this name) goes to stderr, also with --json (where stdout is
+      // often a file: `--json > acme.json`), and stays in the result.
+      for (const w of (m.warnings as { message?: string }[] | undefined) ?? []) out.warn(w, String(w.message));
       out.result(m, () =>
         [
           keyValues([
