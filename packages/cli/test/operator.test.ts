@@ -354,7 +354,7 @@ describe('operator commands', () => {
     expect(r.code).toBe(0);
     expect(r.json.ok).toBe(true);
     expect(r.json.wallets_checked).toBeGreaterThan(0);
-    expect(human.stdout).toMatch(/^Ledger OK: \d+ wallet\(s\) checked \(3 of the platform\)/);
+    expect(human.stdout).toMatch(/^Ledger OK: \d+ wallet\(s\) checked \(4 of the platform\)/);
     // A balance moved outside the ledger is a mismatch: exit 7.
     await t.db.query('UPDATE wallets SET balance = balance + 1 WHERE id = $1', [walletId]);
     try {

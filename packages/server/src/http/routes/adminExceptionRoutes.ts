@@ -173,7 +173,7 @@ export function adminExceptionRoutes(app: FastifyInstance, deps: { exceptions: E
           400: {
             ...adminError,
             description:
-              'invalid_request: no reason, or return_to_sender for a report without the remitter’s account, IFSC or name (the message names it)',
+              'invalid_request: no reason, or a return to the sender whose report lacks the remitter’s account, IFSC or name (the message names it)',
           },
           403: adminError,
           409: {
