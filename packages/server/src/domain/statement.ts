@@ -13,6 +13,8 @@ export interface StatementEntry {
   collectionId: string | null;
   /** The merchant's own sender_id of that payout or collection: how the merchant knows it. */
   senderId?: string | null;
+  /** The payout is a settlement's (paying the merchant's own account). */
+  settlement?: boolean;
 }
 
 export interface Statement {
@@ -48,9 +50,18 @@ const ENTRY_DESCRIPTIONS: Readonly<Record<string, string>> = {
   lien_enforced: 'Lien enforced',
 };
 
-/** A statement line's description: its kind in words (a kind without words of its own: the kind, spaced). */
-export function entryDescription(kind: string): string {
-  const words = ENTRY_DESCRIPTIONS[kind];
+/** The words of a settlement's payout (it pays the merchant's own account, docs/operator/settlements.md). */
+const SETTLEMENT_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  payout_debit: 'Settlement to your bank account',
+  payout_refund: 'Settlement refunded',
+};
+
+/**
+ * A statement line's description: its kind in words (a kind without words of its own: the kind, spaced). A
+ * settlement's payout says it is a settlement, not a payout the merchant sent.
+ */
+export function entryDescription(kind: string, settlement = false): string {
+  const words = (settlement && SETTLEMENT_DESCRIPTIONS[kind]) || ENTRY_DESCRIPTIONS[kind];
   if (words) return words;
   const spaced = kind.replace(/_/g, ' ');
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);

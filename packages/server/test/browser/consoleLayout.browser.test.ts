@@ -572,6 +572,8 @@ describe.runIf(hasChromium)('every console page fits 360 and 1280 px (chromium)'
     expect(line).toMatch(/\bPayout\b/);
     expect(line).toContain('Payout fee');
     expect(line).toContain('GST on payout fee');
+    // The settlement's payout is the merchant's own money going to its account, and says so.
+    expect(lines.join('\n')).toContain('Settlement to your bank account');
     const all = lines.join('\n');
     expect(all).not.toMatch(/payout_debit|payout_fee|collection_credit|\bPT[0-9A-Z]{26}\b|\bCT[0-9A-Z]{26}\b/);
     await page.goto(`${t.url}/console#/payouts/${ids.payoutSuccess}`);

@@ -22,7 +22,7 @@ export function statementCsv(s: Statement, readAt: Date): string {
       e.reference,
       e.payoutId,
       e.collectionId,
-      entryDescription(e.kind),
+      entryDescription(e.kind, e.settlement),
     ]),
     ['', to, 'closing_balance', '', formatPaise(s.closing), '', '', '', ''],
   ]);

@@ -16,7 +16,7 @@ export function statementJson(s: Statement) {
       entry_id: String(e.id),
       created_at: e.at.toISOString(),
       kind: e.kind,
-      description: entryDescription(e.kind),
+      description: entryDescription(e.kind, e.settlement),
       amount: formatPaise(e.amount),
       balance: formatPaise(e.balance),
       reference: e.reference,

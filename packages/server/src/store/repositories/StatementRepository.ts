@@ -10,6 +10,7 @@ interface EntryRow {
   payout_id: string | null;
   collection_id: string | null;
   sender_id: string | null;
+  settlement: boolean | null;
 }
 
 /** The ledger read as a statement: the sum before a range, and the entries inside it in ledger order. */
@@ -41,7 +42,7 @@ export const StatementRepository = {
   ): Promise<Omit<StatementEntry, 'balance'>[]> {
     const { rows } = await q.query<EntryRow>(
       `SELECT e.id, e.created_at, e.kind, e.amount, e.reference, e.payout_id, e.collection_id,
-              coalesce(p.sender_id, c.sender_id) AS sender_id
+              coalesce(p.sender_id, c.sender_id) AS sender_id, p.settlement_id IS NOT NULL AS settlement
          FROM ledger_entries e
          LEFT JOIN payouts p ON p.id = e.payout_id
          LEFT JOIN collections c ON c.id = e.collection_id
@@ -59,6 +60,7 @@ export const StatementRepository = {
       payoutId: r.payout_id,
       collectionId: r.collection_id,
       senderId: r.sender_id,
+      settlement: r.settlement === true,
     }));
   },
 };
