@@ -118,10 +118,13 @@ function billingPatch(
  * A second merchant of the same name is allowed (two businesses may share one) but is usually a walk-through run
  * twice: the creation says so, naming the others, so that the operator can tell them apart or suspend the new one.
  */
+/** A warning's code, not an error's: the creation succeeded (operatorCodes.ts is the table of error codes). */
+const DUPLICATE_NAME = 'duplicate_name';
+
 function duplicateNameWarning(name: string, others: string[]) {
   const which = others.length === 1 ? 'another merchant is' : `${others.length} other merchants are`;
   return {
-    code: 'duplicate_name' as const,
+    code: DUPLICATE_NAME,
     message:
       `${which} already named ${JSON.stringify(name)} (${others.join(', ')}); this one is created anyway, with its ` +
       'own id, credentials and wallet: tell them apart by id, or suspend the one you did not mean',
