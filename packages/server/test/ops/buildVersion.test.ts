@@ -1,5 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveBuildInfo, versionLabel } from '../../src/buildInfo.ts';
 import { loadMigrations } from '../../src/store/migrate.ts';
@@ -66,6 +67,25 @@ describe.each(ENGINES)('version visible on %s', (engine) => {
     expect(text).toContain(`payrail_build_info{version="${PACKAGE_VERSION}",commit="${HEAD}"} 1`);
     expect(text).toContain(`payrail_schema_version{of="build"} ${newest}`);
     expect(text).toContain(`payrail_schema_version{of="database"} ${newest}`);
+  });
+
+  it("upgrading.md's commands show all three, as written", async () => {
+    const markdown = readFileSync(new URL('../../../../docs/operator/upgrading.md', import.meta.url), 'utf8');
+    const script = [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)]
+      .map((m) => m[1] as string)
+      .find((b) => b.includes('/metrics')) as string;
+    // The doc's server listens on 8080; this one on a free port.
+    // Asynchronously: the server answering curl runs in this very process.
+    const { stdout: out } = await promisify(execFile)('bash', [
+      '-euo',
+      'pipefail',
+      '-c',
+      script.replaceAll('http://127.0.0.1:8080', t.url),
+    ]);
+    expect(out).toContain(`"version":"${PACKAGE_VERSION}","commit":"${HEAD}"`);
+    expect(out).toMatch(new RegExp(`^payrail-version: ${PACKAGE_VERSION}\\+${HEAD.slice(0, 7)}\\s*$`, 'mi'));
+    expect(out).toContain(`payrail_build_info{version="${PACKAGE_VERSION}",commit="${HEAD}"} 1`);
+    expect(out).toContain(`payrail_schema_version{of="database"} ${newest}`);
   });
 
   it("the OpenAPI document's info.version is the package version", async () => {
