@@ -231,8 +231,9 @@ describe.runIf(hasChromium)('commercials in the console (chromium)', { timeout: 
     expect(await merchantLink.getAttribute('href')).toBe(`#/merchants/${merchant.merchant_id}`);
 
     await page.getByRole('button', { name: 'By product' }).click();
-    await eventually(async () => (await rows('Fees and GST by product')).length === 2, 10_000, 50);
-    expect((await rows('Fees and GST by product'))[0]).toBe('IMPS | 1 | ₹2.00 | ₹0.36');
+    // The caption changes with the button; the rows when the product report has loaded (both have two rows).
+    await eventually(async () => (await rows('Fees and GST by product'))[0] === 'IMPS | 1 | ₹2.00 | ₹0.36', 10_000, 50);
+    expect(await rows('Fees and GST by product')).toEqual(['IMPS | 1 | ₹2.00 | ₹0.36', 'Total | 1 | ₹2.00 | ₹0.36']);
     expect(await page.getByRole('button', { name: 'By product' }).getAttribute('aria-pressed')).toBe('true');
 
     // A range of IST days: today alone.
