@@ -63,6 +63,11 @@ it(
     const again = await cli(['migrate', '--data-dir', dataDir]);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/is up to date/);
+    // A migration reads where the database is, nothing else: live mode without its master key or connector settings
+    // (which the server would refuse to start without) does not stop it.
+    const bare = await cli(['migrate', '--data-dir', dataDir], { PAYRAIL_MODE: 'live', PAYRAIL_CONNECTOR: 'upstream' });
+    expect(bare.code, bare.stderr).toBe(0);
+    expect(bare.stdout).toMatch(/is up to date/);
 
     // The same data directory served with PAYRAIL_ADMIN_TOKEN: the generated token in its file is not the server's
     // any more, so the file goes, and a CLI without a token says "missing" instead of being refused with it.

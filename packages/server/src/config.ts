@@ -22,3 +22,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Complete: the table's type refuses rows that leave a field of Config unmade.
   return config as Config;
 }
+
+/**
+ * Only the settings that say where the database is, for `payrail migrate`: a migration needs no connector settings,
+ * secrets or master key, so an operator can run it with DATABASE_URL (or PAYRAIL_DATA_DIR) alone. A ConfigError names
+ * either when it does not fit, as loadConfig would.
+ */
+export function loadDatabaseSettings(env: NodeJS.ProcessEnv = process.env): Pick<Config, 'databaseUrl' | 'dataDir'> {
+  const ctx = { mode: readMode(env) };
+  const settings: Partial<Config> = {};
+  for (const setting of SETTINGS) {
+    if (setting.keys.some((k) => k === 'databaseUrl' || k === 'dataDir'))
+      Object.assign(settings, setting.read(env, ctx));
+  }
+  return settings as Pick<Config, 'databaseUrl' | 'dataDir'>;
+}

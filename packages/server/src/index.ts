@@ -1,5 +1,5 @@
 /** What other packages (the CLI) use of the server. */
-export { ConfigError, loadConfig, type Config } from './config.ts';
+export { ConfigError, loadConfig, loadDatabaseSettings, type Config } from './config.ts';
 export { createLogger } from './logger.ts';
 export { runServer, type Started } from './runServer.ts';
 export { createServer, type PayrailServer } from './server.ts';

@@ -18,13 +18,22 @@ export type ServerModule = Awaited<ReturnType<typeof loadServer>>;
  * to the environment first, so that the configuration is read exactly as the server reads it.
  */
 export async function localServer(flags: ServerFlags) {
+  return localServerWith(flags, (server) => server.loadConfig(process.env));
+}
+
+/** `localServer` reading only where the database is (`migrate`: no connector settings or secrets needed). */
+export async function localDatabase(flags: ServerFlags) {
+  return localServerWith(flags, (server) => server.loadDatabaseSettings(process.env));
+}
+
+async function localServerWith<C>(flags: ServerFlags, read: (server: ServerModule) => C) {
   if (flags.port !== undefined) process.env.PORT = flags.port;
   if (flags.host !== undefined) process.env.HOST = flags.host;
   if (flags.dataDir !== undefined) process.env.PAYRAIL_DATA_DIR = flags.dataDir;
   if (flags.databaseUrl !== undefined) process.env.DATABASE_URL = flags.databaseUrl;
   const server = await loadServer();
   try {
-    return { server, config: server.loadConfig(process.env) };
+    return { server, config: read(server) };
   } catch (err) {
     if (err instanceof server.ConfigError) throw new UsageError(`invalid configuration: ${err.message}`);
     throw err;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { output } from '../../context.ts';
-import { localServer, lockedAsUnavailable } from './localServer.ts';
+import { localDatabase, localServer, lockedAsUnavailable } from './localServer.ts';
 
 /** `payrail serve` and `payrail migrate`: the server and its database, run by this process. */
 export function serverCommands(program: Command): void {
@@ -39,12 +39,15 @@ export function serverCommands(program: Command): void {
 
   program
     .command('migrate')
-    .description('Apply pending database migrations and exit (the server also migrates when it starts)')
+    .description(
+      'Apply pending database migrations and exit (the server also migrates when it starts); reads only ' +
+        'DATABASE_URL or PAYRAIL_DATA_DIR, no other setting or secret',
+    )
     .option('--data-dir <dir>', 'embedded database directory (PAYRAIL_DATA_DIR, default ./data)')
     .option('--database-url <url>', 'PostgreSQL instead of the embedded database (DATABASE_URL)')
     .action(async (opts, cmd: Command) => {
       const out = output(cmd);
-      const { server, config } = await localServer(opts);
+      const { server, config } = await localDatabase(opts);
       let report;
       try {
         report = await server.migrateDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
