@@ -3,20 +3,50 @@ import { defineConfig } from 'vitest/config';
 // Tests run the TypeScript sources: the "@payrail/source" export condition of each package points at src/index.ts,
 // so no build is needed (published consumers never set it and get dist/).
 const conditions = ['@payrail/source', 'module', 'node', 'development|production'];
+const vite = { resolve: { conditions }, ssr: { resolve: { conditions, externalConditions: ['@payrail/source'] } } };
+
+const ALL = ['packages/*/test/**/*.test.ts'];
+
+/**
+ * Files that run one after another in a reused worker (isolate: false) instead of a new process each: every file
+ * re-imported the server, fastify, pg and PGlite's WebAssembly (1.5-4 s a file, ~150 files). These start their servers
+ * and databases through test/support, close them in afterAll and leave no process-wide state behind (the two that fake
+ * Date restore it in afterAll); all of them pass run that way (`npx vitest run --no-isolate <these folders>`).
+ * Files that spawn servers or the CLI, drive chromium, install packages or read the heap stay isolated below.
+ */
+const SHARED = [
+  'packages/protocol/test/**/*.test.ts',
+  'packages/server/test/domain/**/*.test.ts',
+  'packages/server/test/http/**/*.test.ts',
+  'packages/server/test/jobs/**/*.test.ts',
+  'packages/server/test/rails/**/*.test.ts',
+  'packages/server/test/services/**/*.test.ts',
+  'packages/server/test/store/**/*.test.ts',
+];
+/** Measures heap growth: kept to a fresh process, where nothing of an earlier file sits in the heap. */
+const ISOLATED_HERE = ['packages/server/test/http/tokenBounds.test.ts'];
+
+const common = {
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  // Files share the machine's PostgreSQL and Redis; each file owns its own schema/prefix, so files may run in parallel.
+  pool: 'forks' as const,
+};
 
 export default defineConfig({
-  resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ['@payrail/source'] } },
+  ...vite,
   test: {
-    include: ['packages/*/test/**/*.test.ts'],
-    // Saves PGlite clusters once, so that each file's in-memory PGlite loads one instead of running initdb.
+    // Here, not in the projects, so that it runs once: builds the packages and saves PGlite clusters once, so that each
+    // file's in-memory PGlite loads one instead of running initdb.
     globalSetup: ['packages/server/test/globalSetup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    // Files share the machine's PostgreSQL and Redis; each file owns its own schema/prefix, so files may run in parallel.
     pool: 'forks',
     // Most test time is waiting on sandbox steps, webhooks and the database, not CPU: two files at a time on a
-    // 2-core machine halve the wall time (Vitest's default would run one).
+    // 2-core machine halve the wall time (Vitest's default would run one). Three measured no faster.
     maxWorkers: 2,
+    projects: [
+      { ...vite, test: { ...common, name: 'shared', include: SHARED, exclude: ISOLATED_HERE, isolate: false } },
+      { ...vite, test: { ...common, name: 'isolated', include: ALL, exclude: [...SHARED, '**/node_modules/**'] } },
+      { ...vite, test: { ...common, name: 'isolated-heap', include: ISOLATED_HERE } },
+    ],
   },
 });
