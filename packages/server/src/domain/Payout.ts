@@ -65,6 +65,14 @@ export interface Payout {
   updatedAt: Date;
 }
 
+/**
+ * The merchant whose allowances (daily and monthly limits) count this payout's amount, or null when none do: a
+ * settlement's payout (migration 034) and the platform's own payout (a return to sender, 037) are outside them. The
+ * one rule that opening, failing, returning and locking a payout all follow.
+ */
+export const allowanceHolder = (p: Pick<Payout, 'merchantId' | 'settlementId'>): string | null =>
+  p.settlementId ? null : p.merchantId;
+
 /** The payout transaction object of the provider interface, as it appears (decrypted) in `data` and in webhooks. */
 export function toPayoutWire(p: Payout): PayoutTransactionWire {
   return {

@@ -1,5 +1,5 @@
 import type { PayoutStatus } from '@payrail/protocol';
-import type { Payout } from '../domain/Payout.ts';
+import { allowanceHolder, type Payout } from '../domain/Payout.ts';
 import { RETURN_TRANSITION } from '../domain/payoutStateMachine.ts';
 import type { Queryable } from '../store/Database.ts';
 import { BatchRepository } from '../store/repositories/BatchRepository.ts';
@@ -7,7 +7,10 @@ import { UsageRepository } from '../store/repositories/UsageRepository.ts';
 import { WalletRepository } from '../store/repositories/WalletRepository.ts';
 
 /** What a payout's move writes besides the payout itself (PayoutLifecycle.move, refund, returnPayout). */
-export type MovingPayout = Pick<Payout, 'status' | 'walletId' | 'merchantId' | 'istDay' | 'istMonth' | 'batchId'>;
+export type MovingPayout = Pick<
+  Payout,
+  'status' | 'walletId' | 'merchantId' | 'settlementId' | 'istDay' | 'istMonth' | 'batchId'
+>;
 
 /**
  * The rows a transaction will write besides the payouts it has locked, taken up front in the one order of
@@ -30,10 +33,11 @@ export class LockPlan {
     const returned = payout.status === RETURN_TRANSITION.from && to === RETURN_TRANSITION.to;
     if (to === 'REFUNDED') this.wallets.add(payout.walletId);
     const merchantId = payout.merchantId;
-    // The platform's own payout (a return to sender) has no allowances and no batch.
-    if ((to === 'FAILED' || returned) && merchantId !== null) {
+    // Only the allowances the move will free (a settlement's or the platform's payout has none to free).
+    const holder = allowanceHolder(payout);
+    if ((to === 'FAILED' || returned) && holder !== null) {
       for (const period of [`D${payout.istDay}`, `M${payout.istMonth}`]) {
-        this.allowances.set(`${merchantId}\n${period}`, { merchantId, period });
+        this.allowances.set(`${holder}\n${period}`, { merchantId: holder, period });
       }
     }
     if (payout.batchId && merchantId !== null && (to === 'SUCCESS' || (to === 'REFUNDED' && !returned))) {

@@ -1,7 +1,7 @@
 import type { PayoutStatus } from '@payrail/protocol';
 import { newId } from '../domain/ids.ts';
 import type { Payout } from '../domain/Payout.ts';
-import { toPayoutWire } from '../domain/Payout.ts';
+import { allowanceHolder, toPayoutWire } from '../domain/Payout.ts';
 import { DEFAULT_STATUS_MESSAGE, payoutEventType, RETURN_TRANSITION } from '../domain/payoutStateMachine.ts';
 import type { Clock } from '../clock.ts';
 import type { Queryable } from '../store/Database.ts';
@@ -83,10 +83,10 @@ export async function moveMany(
     const returned = m.payout.status === RETURN_TRANSITION.from && m.to === RETURN_TRANSITION.to;
     if (m.to !== 'FAILED' && !returned) return;
     const p = moved[i] as Payout;
-    // A settlement's payout was never counted in the allowances (migration 034), nor the platform's own (037).
-    if (p.settlementId || p.merchantId === null) return;
-    release(p.merchantId, `D${p.istDay}`, p.amount);
-    release(p.merchantId, `M${p.istMonth}`, p.amount);
+    const holder = allowanceHolder(p);
+    if (holder === null) return;
+    release(holder, `D${p.istDay}`, p.amount);
+    release(holder, `M${p.istMonth}`, p.amount);
   });
   await UsageRepository.releaseMany(tx, [...released.values()]);
 

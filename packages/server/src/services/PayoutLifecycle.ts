@@ -1,6 +1,6 @@
 import type { PayoutStatus } from '@payrail/protocol';
 import type { Payout } from '../domain/Payout.ts';
-import { toPayoutWire } from '../domain/Payout.ts';
+import { allowanceHolder, toPayoutWire } from '../domain/Payout.ts';
 import {
   DEFAULT_STATUS_MESSAGE,
   payoutEventType,
@@ -82,13 +82,12 @@ export class PayoutLifecycle {
     if (!moved) return null;
     const returned = payout.status === RETURN_TRANSITION.from && to === RETURN_TRANSITION.to;
     const merchantId = moved.merchantId;
-    if ((to === 'FAILED' || returned) && !moved.settlementId && merchantId !== null) {
-      // A settlement's payout was never counted in the allowances (migration 034), nor was the platform's own (a
-      // return to sender, migration 037): nothing to free.
+    const holder = allowanceHolder(moved);
+    if ((to === 'FAILED' || returned) && holder !== null) {
       // The allowances count the payouts that are not FAILED or REFUNDED: a failure or a return frees its amount
       // at once (in the day and month the payout was made, whenever the return comes).
-      await UsageRepository.release(tx, merchantId, `D${moved.istDay}`, moved.amount);
-      await UsageRepository.release(tx, merchantId, `M${moved.istMonth}`, moved.amount);
+      await UsageRepository.release(tx, holder, `D${moved.istDay}`, moved.amount);
+      await UsageRepository.release(tx, holder, `M${moved.istMonth}`, moved.amount);
     }
     const type = payoutEventType(to);
     const now = new Date(this.clock());
