@@ -17,8 +17,8 @@ import { ADMIN_FAILURE_WINDOW_MS, adminThrottled, adminTokenHash } from './http/
 import { FailureThrottle } from './services/FailureThrottle.ts';
 import { HealthProbe, type InstanceIdentity } from './services/HealthProbe.ts';
 import { resolveBuildInfo } from './buildInfo.ts';
-import { loadMigrations } from './store/migrate.ts';
-import { newestVersion, readSchemaVersion } from './store/schemaVersion.ts';
+import { newestMigrationVersion } from './store/migrate.ts';
+import { readSchemaVersion } from './store/schemaVersion.ts';
 import { WebhookAdminService } from './services/WebhookAdminService.ts';
 import { BacklogProbe } from './services/BacklogProbe.ts';
 import { RedisProbe } from './services/RedisProbe.ts';
@@ -213,7 +213,8 @@ export async function createServer(config: Config, options: ServerOptions): Prom
   const merchantRepository = new MerchantRepository(box);
   // What this instance is (docs/operator/upgrading.md): the build, and the schema it ships against the database's.
   const build = resolveBuildInfo(config.buildCommit);
-  const buildSchema = newestVersion((await loadMigrations()).map((m) => m.version));
+  // The files' names, not their SQL: the start has just migrated and needs only the number.
+  const buildSchema = await newestMigrationVersion();
   // Background work runs unless a test drives it by hand or the operator turned it off (a restored copy).
   const runWorker = !options.noWorker && config.worker;
   const health = new HealthProbe(db, build, buildSchema, await readSchemaVersion(db), runWorker);

@@ -14,7 +14,7 @@ const MIGRATION_LOCK_KEY = 7_273_845_001;
  * committed before 026_exceptions) were numbered past them, and the history does not say why. An applied migration
  * cannot be renumbered: databases record its version in schema_migrations, so a renumbered file would run a
  * second time there. A gap is harmless: every version not yet recorded is applied, in number order, whatever the
- * numbers between. A new migration takes the number after the highest (031).
+ * numbers between. A new migration takes the number after the highest in migrations/.
  */
 
 export interface Migration {
@@ -23,8 +23,16 @@ export interface Migration {
   sql: string;
 }
 
+const migrationFiles = async (dir: string): Promise<string[]> =>
+  (await readdir(dir)).filter((f) => /^\d+_.+\.sql$/.test(f)).sort();
+
+/** The newest version this build ships (its schema version), from the files' names alone. */
+export async function newestMigrationVersion(dir = MIGRATIONS_DIR): Promise<number> {
+  return newestVersion((await migrationFiles(dir)).map((file) => Number.parseInt(file, 10)));
+}
+
 export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
-  const files = (await readdir(dir)).filter((f) => /^\d+_.+\.sql$/.test(f)).sort();
+  const files = await migrationFiles(dir);
   return Promise.all(
     files.map(async (file) => ({
       version: Number.parseInt(file, 10),
