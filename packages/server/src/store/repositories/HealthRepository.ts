@@ -3,11 +3,9 @@ import { readSchemaVersion } from '../schemaVersion.ts';
 
 /** What the readiness check asks the database (services/HealthProbe.ts). */
 export const HealthRepository = {
-  /** The cheapest statement: resolves when the database answers, throws when it does not. */
-  async ping(q: Queryable): Promise<void> {
-    await q.query('SELECT 1');
-  },
-
-  /** The newest migration the database records (another instance may have migrated it since this one started). */
+  /**
+   * The newest migration the database records (another instance may have migrated it since this one started); it
+   * throws when the database does not answer, so it is the readiness check's ping as well.
+   */
   schemaVersion: (q: Queryable): Promise<number> => readSchemaVersion(q),
 };
