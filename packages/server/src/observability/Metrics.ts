@@ -3,10 +3,10 @@ import { EXCEPTION_KINDS } from '../domain/outsideReport.ts';
 
 /** The database's backlog, as the composition root hands it (services/BacklogProbe.ts). */
 export interface BacklogSource {
-  jobsDue(): Promise<number>;
-  deliveriesDue(): Promise<number>;
-  payoutsStuck(): Promise<number>;
+  read(): Promise<{ jobsDue: number; deliveriesDue: number; payoutsStuck: number }>;
 }
+
+type BacklogFigures = Awaited<ReturnType<BacklogSource['read']>>;
 
 /** The Prometheus registry of one server process and the application metrics it exposes at /metrics. */
 export class Metrics {
@@ -142,19 +142,19 @@ export class Metrics {
   readonly jobsDue = this.backlogGauge(
     'payrail_jobs_due',
     'Background jobs (payout steps, collection expiry) due and not yet started by any instance',
-    (source) => source.jobsDue(),
+    (b) => b.jobsDue,
   );
 
   readonly webhookDeliveriesDue = this.backlogGauge(
     'payrail_webhook_deliveries_due',
     'Webhook deliveries due for an attempt and not yet started by any instance',
-    (source) => source.deliveriesDue(),
+    (b) => b.deliveriesDue,
   );
 
   readonly payoutsStuck = this.backlogGauge(
     'payrail_payouts_stuck',
     'Payouts PROCESSING or PENDING whose status has not changed for longer than PAYRAIL_STUCK_PAYOUT_MINUTES',
-    (source) => source.payoutsStuck(),
+    (b) => b.payoutsStuck,
   );
 
   /** Set by the composition root: whether the configured Redis answers (null: no Redis configured). */
@@ -178,20 +178,34 @@ export class Metrics {
     this.redisUp.remove();
   }
 
+  private backlogRead: Promise<BacklogFigures | null> | null = null;
+
   /**
-   * A gauge read from the database at each scrape, through its own query (prom-client collects the metrics of a
-   * scrape concurrently, so one query setting several gauges would leave the others a scrape behind).
+   * One read of the backlog for its three gauges, as `connectorsRefreshed` for the connectors': prom-client collects
+   * a scrape's metrics concurrently, so each gauge waits for the read in flight (started by whichever is collected
+   * first). Null when the database does not answer: the gauges keep their last figures and /metrics still answers.
    */
-  private backlogGauge(name: string, help: string, read: (source: BacklogSource) => Promise<number>): Gauge {
+  private backlogRefreshed(): Promise<BacklogFigures | null> {
+    const source = this.backlog;
+    if (!source) return Promise.resolve(null);
+    this.backlogRead ??= source
+      .read()
+      .catch(() => null)
+      .finally(() => {
+        this.backlogRead = null;
+      });
+    return this.backlogRead;
+  }
+
+  /** A gauge of the database's backlog, set at each scrape from the one read of all three. */
+  private backlogGauge(name: string, help: string, pick: (b: BacklogFigures) => number): Gauge {
     const gauge: Gauge = new Gauge({
       name,
       help,
       registers: [this.registry],
       collect: async () => {
-        if (!this.backlog) return;
-        const value = await read(this.backlog).catch(() => null);
-        // A database that does not answer leaves the last figure: /metrics still answers.
-        if (value !== null) gauge.set(value);
+        const figures = await this.backlogRefreshed();
+        if (figures) gauge.set(pick(figures));
       },
     });
     return gauge;

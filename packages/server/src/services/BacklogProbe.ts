@@ -1,5 +1,5 @@
 import type { Database } from '../store/Database.ts';
-import { BacklogRepository } from '../store/repositories/BacklogRepository.ts';
+import { BacklogRepository, type Backlog } from '../store/repositories/BacklogRepository.ts';
 
 /**
  * What /metrics reports of the work waiting in the database, shared by every instance (so each instance reports
@@ -12,15 +12,7 @@ export class BacklogProbe {
     private readonly stuckAfterMs: number,
   ) {}
 
-  jobsDue(): Promise<number> {
-    return BacklogRepository.jobsDue(this.db);
-  }
-
-  deliveriesDue(): Promise<number> {
-    return BacklogRepository.deliveriesDue(this.db);
-  }
-
-  payoutsStuck(): Promise<number> {
-    return BacklogRepository.payoutsStuck(this.db, this.stuckAfterMs);
+  read(): Promise<Backlog> {
+    return BacklogRepository.read(this.db, this.stuckAfterMs);
   }
 }
