@@ -8,6 +8,26 @@ export interface BacklogSource {
 
 type BacklogFigures = Awaited<ReturnType<BacklogSource['read']>>;
 
+/**
+ * `read` shared by the gauges one read feeds: prom-client collects a scrape's metrics concurrently, so each gauge
+ * waits for the read in flight (started by whichever is collected first) instead of reading the last scrape's. A
+ * database that does not answer gives null: the gauges keep their last figures and /metrics still answers.
+ */
+function sharedRead<T>(read: () => Promise<T> | null): () => Promise<T | null> {
+  let inFlight: Promise<T | null> | null = null;
+  return () => {
+    if (inFlight) return inFlight;
+    const started = read();
+    if (!started) return Promise.resolve(null);
+    inFlight = started
+      .catch(() => null)
+      .finally(() => {
+        inFlight = null;
+      });
+    return inFlight;
+  };
+}
+
 /** The Prometheus registry of one server process and the application metrics it exposes at /metrics. */
 export class Metrics {
   readonly registry = new Registry();
@@ -63,7 +83,9 @@ export class Metrics {
     help: 'Whether the connector answered its last call from this instance (1) or not (0); only connectors some payment mode is routed to',
     labelNames: ['connector'] as const,
     registers: [this.registry],
-    collect: () => this.connectorsRefreshed(),
+    collect: async () => {
+      await this.connectorsRefreshed();
+    },
   });
 
   /**
@@ -74,25 +96,13 @@ export class Metrics {
     name: 'payrail_treasury_coverage_ratio',
     help: "The upstream account's balance divided by what Payrail owes its merchants (wallets and payouts on hold); absent while unknown",
     registers: [this.registry],
-    collect: () => this.connectorsRefreshed(),
+    collect: async () => {
+      await this.connectorsRefreshed();
+    },
   });
 
-  private connectorRefresh: Promise<void> | null = null;
-
-  /**
-   * One refresh for both connector gauges: prom-client collects a scrape's metrics concurrently, so each gauge
-   * waits for the refresh in flight (started by whichever is collected first) instead of reading last scrape's.
-   */
-  private connectorsRefreshed(): Promise<void> {
-    if (!this.refreshConnectors) return Promise.resolve();
-    // A database that does not answer leaves the last figures: /metrics still answers.
-    this.connectorRefresh ??= this.refreshConnectors()
-      .catch(() => undefined)
-      .finally(() => {
-        this.connectorRefresh = null;
-      });
-    return this.connectorRefresh;
-  }
+  /** One refresh for both connector gauges (sharedRead). */
+  private readonly connectorsRefreshed = sharedRead(() => this.refreshConnectors?.() ?? null);
 
   /** Set by the composition root: the open exceptions per kind, read from the database when /metrics is read. */
   readExceptions: (() => Promise<{ kind: string; count: number }[]>) | null = null;
@@ -178,24 +188,8 @@ export class Metrics {
     this.redisUp.remove();
   }
 
-  private backlogRead: Promise<BacklogFigures | null> | null = null;
-
-  /**
-   * One read of the backlog for its three gauges, as `connectorsRefreshed` for the connectors': prom-client collects
-   * a scrape's metrics concurrently, so each gauge waits for the read in flight (started by whichever is collected
-   * first). Null when the database does not answer: the gauges keep their last figures and /metrics still answers.
-   */
-  private backlogRefreshed(): Promise<BacklogFigures | null> {
-    const source = this.backlog;
-    if (!source) return Promise.resolve(null);
-    this.backlogRead ??= source
-      .read()
-      .catch(() => null)
-      .finally(() => {
-        this.backlogRead = null;
-      });
-    return this.backlogRead;
-  }
+  /** One read of the backlog for its three gauges (sharedRead). */
+  private readonly backlogRefreshed = sharedRead(() => this.backlog?.read() ?? null);
 
   /** A gauge of the database's backlog, set at each scrape from the one read of all three. */
   private backlogGauge(name: string, help: string, pick: (b: BacklogFigures) => number): Gauge {
