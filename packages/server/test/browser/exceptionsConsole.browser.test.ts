@@ -285,8 +285,10 @@ describe.runIf(hasChromium)('the exceptions queue in the console (chromium)', { 
     );
 
     await page.getByRole('link', { name: 'All exceptions' }).click();
-    await eventually(async () => (await rows('Open exceptions')).length === 1, 10_000, 50);
-    expect((await rows('Open exceptions'))[0]).toContain(refused);
+    // A table's one row is 'Loading…' until its page comes: wait for the exception itself, in each table.
+    await eventually(async () => (await rows('Open exceptions'))[0]?.includes(refused), 10_000, 50);
+    expect(await rows('Open exceptions')).toHaveLength(1);
+    await eventually(async () => (await rows('Resolved exceptions'))[0]?.includes(resolvedFirst), 10_000, 50);
     const resolved = await rows('Resolved exceptions');
     expect(resolved).toHaveLength(2);
     expect(resolved[0]).toContain(resolvedFirst);
