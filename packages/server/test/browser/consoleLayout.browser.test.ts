@@ -247,7 +247,11 @@ describe.runIf(hasChromium)('every console page fits 360 and 1280 px (chromium)'
       await page.getByLabel('Secret key').fill(merchant.secret_key);
     }
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('main h1').first().waitFor();
+    // The sign-in page has a main h1 of its own: wait for the signed-in shell (or the refusal, to say it), or a
+    // page opened next would race the sign-in's answer (it failed once in CI that way).
+    await page.locator('[data-testid="who"], main.signin [role="alert"]').first().waitFor();
+    const refusal = page.locator('main.signin [role="alert"]');
+    if (await refusal.count()) throw new Error(`sign-in as ${email} refused: ${await refusal.innerText()}`);
   };
 
   it('every operator page', async () => {
