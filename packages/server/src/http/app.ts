@@ -86,6 +86,7 @@ import { upstreamWebhookRoutes } from './routes/upstreamWebhookRoutes.ts';
 import type { TreasuryService } from '../services/TreasuryService.ts';
 import type { UpstreamWebhooks } from '../services/UpstreamWebhooks.ts';
 import type { RouteTableEntry } from './routeContext.ts';
+import { rememberingSerializers } from './serializerCache.ts';
 
 export interface AppDeps {
   config: Config;
@@ -187,6 +188,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: requestIds(),
     rewriteUrl: (request) => merchantApiPath(request.url ?? '/'),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    // Fastify's response serializers, each built once per process (serializerCache.ts).
+    schemaController: { compilersFactory: { buildSerializer: rememberingSerializers() } },
     frameworkErrors: frameworkErrorHandler,
     // Requests that reach us while we drain are served, not refused (see registerGracefulClose).
     return503OnClosing: false,
