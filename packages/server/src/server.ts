@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { defaultPublicUrl, type Config } from './config.ts';
 import { generateSecretToken } from './domain/credentials.ts';
+import { PASSWORD_COST, type ScryptCost } from './domain/passwordHash.ts';
 import { buildApp } from './http/app.ts';
 import { InternalListener } from './http/internalListener.ts';
 import {
@@ -137,6 +138,8 @@ export interface ServerOptions {
   noWorker?: boolean;
   /** The clock every part of the server reads the time from; default: the system's (tests move one of their own). */
   clock?: Clock;
+  /** The scrypt cost of operator passwords; default PASSWORD_COST (tests: TEST_PASSWORD_COST, domain/passwordHash.ts). */
+  passwordCost?: ScryptCost;
 }
 
 /** Sandbox: DOWN and BLOK. Live: PAYRAIL_BANKS_DOWN / PAYRAIL_BANKS_BLOCKED (comma-separated bank codes). */
@@ -422,7 +425,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     redis,
     bankNotifications,
     collectionNotifications,
-    operators: new OperatorService(db, clock),
+    operators: new OperatorService(db, clock, options.passwordCost ?? PASSWORD_COST),
     consoleSessions: new ConsoleSessionService(db, config.consoleSessionTtlMs, merchantRepository, clock),
     signInThrottle: new SignInThrottle(counters, config.consoleSignInFailures, signInThrottled),
     audit: new AuditService(db),

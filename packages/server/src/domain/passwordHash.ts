@@ -1,7 +1,20 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
 /** scrypt cost: N = 2^15, r = 8, p = 1 (about 32 MiB and tens of milliseconds per check). */
-const PARAMS = { N: 32768, r: 8, p: 1 } as const;
+export const PASSWORD_COST: Readonly<ScryptCost> = Object.freeze({ N: 32768, r: 8, p: 1 });
+const PARAMS = PASSWORD_COST;
+/**
+ * The cost tests hash with (createServer's passwordCost): N = 2^10, about 4 ms a hash instead of about 120 ms, for the
+ * hundreds of operators the tests create and sign in. Never a setting: no configuration reaches it, so an instance
+ * always hashes at PASSWORD_COST; a test checks the stored parameters of a server started without it.
+ */
+export const TEST_PASSWORD_COST: Readonly<ScryptCost> = Object.freeze({ N: 1024, r: 8, p: 1 });
 const KEY_LENGTH = 32;
 
 function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> {
@@ -12,10 +25,10 @@ function derive(password: string, salt: Buffer, params: { N: number; r: number; 
 }
 
 /** `scrypt$N$r$p$salt$hash`, salt and hash in base64: the parameters travel with the hash, so they can grow. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost: ScryptCost = PASSWORD_COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+  const key = await derive(password, salt, cost);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

@@ -7,7 +7,7 @@ import {
   type OperatorGrantKind,
   type OperatorRole,
 } from '../domain/Operator.ts';
-import { hashPassword } from '../domain/passwordHash.ts';
+import { hashPassword, type ScryptCost } from '../domain/passwordHash.ts';
 import { signInEmail } from '../domain/signInIdentity.ts';
 import type { Database } from '../store/Database.ts';
 import { ConsoleSessionRepository } from '../store/repositories/ConsoleSessionRepository.ts';
@@ -32,6 +32,7 @@ export class OperatorService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly passwordCost: ScryptCost,
   ) {}
 
   /** Null when an operator with this address exists. */
@@ -42,7 +43,7 @@ export class OperatorService {
     password: string;
     grantor: Grantor;
   }): Promise<GrantedOperator | null> {
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await hashPassword(input.password, this.passwordCost);
     return this.db.transaction(async (tx) => {
       const operator = await OperatorRepository.insert(tx, {
         id: newConsoleId('OP', this.clock()),
@@ -72,7 +73,8 @@ export class OperatorService {
    * a password set are grants from `grantor`; a demotion, a disabling and a new name are not.
    */
   async update(id: string, change: OperatorChange, grantor: Grantor): Promise<GrantedOperator | null> {
-    const passwordHash = change.password === undefined ? undefined : await hashPassword(change.password);
+    const passwordHash =
+      change.password === undefined ? undefined : await hashPassword(change.password, this.passwordCost);
     return this.db.transaction(async (tx) => {
       // Locked so that the grants are judged against the operator as this change finds it.
       const before = await OperatorRepository.lockById(tx, id);

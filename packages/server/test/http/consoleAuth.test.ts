@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD_COST } from '../../src/domain/passwordHash.ts';
 import { auditedApiKey } from '../../src/domain/signInIdentity.ts';
 import { ConsoleSession, createOperator, TEST_PASSWORD } from '../support/consoleClient.ts';
 import { admin, createMerchant, http, type TestMerchant } from '../support/merchantClient.ts';
@@ -15,7 +16,11 @@ describe.each(ENGINES)('console operators on %s', (engine) => {
   const email = (name: string) => `${name}-${engine}@example.test`;
 
   beforeAll(async () => {
-    t = await startTestServer(engine, { env: { PAYRAIL_CREDIT_APPROVAL_ABOVE: '1000.00' } });
+    // At the production cost: the stored hashes are checked for its parameters below, and sign-in against them.
+    t = await startTestServer(engine, {
+      env: { PAYRAIL_CREDIT_APPROVAL_ABOVE: '1000.00' },
+      passwordCost: PASSWORD_COST,
+    });
     m = await createMerchant(t.url, 'Console Co');
     await createOperator(t.url, email('viewer'), 'viewer');
     await createOperator(t.url, email('fin-a'), 'finance');

@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Clock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { TEST_PASSWORD_COST, type ScryptCost } from '../../src/domain/passwordHash.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { BankConnector } from '../../src/rails/BankConnector.ts';
 import { createServer, type PayrailServer } from '../../src/server.ts';
@@ -66,6 +67,11 @@ export interface StartOptions {
   clock?: Clock;
   /** Called with the built server before it listens (tests that add Fastify hooks, e.g. the schema drift test). */
   beforeListen?: (server: PayrailServer) => void;
+  /**
+   * The scrypt cost of operator passwords: TEST_PASSWORD_COST unless given (about 4 ms a hash against about 120 ms;
+   * the tests create and sign in hundreds of operators). A test of the stored parameters passes PASSWORD_COST.
+   */
+  passwordCost?: ScryptCost;
 }
 
 /**
@@ -106,7 +112,14 @@ export async function startTestServer(engine: EngineName, options: StartOptions 
     ownsDb = true;
   }
   const logger = options.logger ?? createLogger(config.logLevel);
-  const server = await createServer(config, { logger, schema, db, rail: options.rail, clock: options.clock });
+  const server = await createServer(config, {
+    logger,
+    schema,
+    db,
+    rail: options.rail,
+    clock: options.clock,
+    passwordCost: options.passwordCost ?? TEST_PASSWORD_COST,
+  });
   options.beforeListen?.(server);
   const url = await server.listen();
   return {
