@@ -67,6 +67,35 @@ export function entryDescription(kind: string, settlement = false): string {
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
 
+/** What a statement has added up so far, carried from one page of entries to the next. */
+export interface StatementTotals {
+  /** The balance after the last entry so far (the opening balance before the first). */
+  balance: bigint;
+  credits: bigint;
+  /** Positive: the sum of the debits' magnitudes. */
+  debits: bigint;
+  entries: number;
+}
+
+/** Totals before any entry: the balance is the opening balance. */
+export function openingTotals(opening: bigint): StatementTotals {
+  return { balance: opening, credits: 0n, debits: 0n, entries: 0 };
+}
+
+/**
+ * The next entries in ledger order with their running balances, carrying `totals` on (it is updated in place), so
+ * that a statement read a page at a time adds up exactly as one read whole: closing = opening + Σ amounts.
+ */
+export function carryBalances(totals: StatementTotals, rows: Omit<StatementEntry, 'balance'>[]): StatementEntry[] {
+  return rows.map((r) => {
+    totals.balance += r.amount;
+    if (r.amount > 0n) totals.credits += r.amount;
+    else totals.debits -= r.amount;
+    totals.entries += 1;
+    return { ...r, balance: totals.balance };
+  });
+}
+
 /**
  * Running balances computed from the opening balance and the amounts, in ledger order, so that the statement
  * adds up by construction: closing = opening + Σ amounts, whatever order concurrent writers committed in.
@@ -77,16 +106,17 @@ export function buildStatement(
   opening: bigint,
   rows: Omit<StatementEntry, 'balance'>[],
 ): Statement {
-  let balance = opening;
-  let credits = 0n;
-  let debits = 0n;
-  const entries = rows.map((r) => {
-    balance += r.amount;
-    if (r.amount > 0n) credits += r.amount;
-    else debits -= r.amount;
-    return { ...r, balance };
-  });
-  return { walletId, ...range, opening, entries, closing: balance, credits, debits };
+  const totals = openingTotals(opening);
+  const entries = carryBalances(totals, rows);
+  return {
+    walletId,
+    ...range,
+    opening,
+    entries,
+    closing: totals.balance,
+    credits: totals.credits,
+    debits: totals.debits,
+  };
 }
 
 /**

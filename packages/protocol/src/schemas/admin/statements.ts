@@ -1,6 +1,6 @@
 import { dateTime, nullableDateTime, nullableText, rupeesText, text } from '../common.ts';
 
-/** Wallet statements (JSON; `format=csv` answers CSV with the same columns). */
+/** Wallet statements (JSON; `format=csv` answers CSV with the same columns, `format=jsonl` JSON lines). */
 
 export const statementQuery = {
   type: 'object',
@@ -11,7 +11,12 @@ export const statementQuery = {
       maxLength: 40,
       description: 'ISO date-time (exclusive), or YYYY-MM-DD (end of that day, IST)',
     },
-    format: { type: 'string', enum: ['json', 'csv'] },
+    format: {
+      type: 'string',
+      enum: ['json', 'csv', 'jsonl'],
+      description:
+        'json: one document of at most 20,000 entries (a longer range is 400 invalid_request); csv (text/csv) and jsonl (JSON lines, application/x-ndjson): streamed, any number of entries',
+    },
   },
 } as const;
 

@@ -36,7 +36,7 @@ export function adminConsoleRoutes(
       schema: {
         tags: ['console'],
         summary:
-          'Wallet statement: opening balance, entries with running balance, closing balance (format=json or csv)',
+          'Wallet statement: opening balance, entries with running balance, closing balance (format=json, or csv and jsonl streamed with no entry limit)',
         ...R['GET /admin/v1/wallets/:wallet_id/statement'],
         response: { ...R['GET /admin/v1/wallets/:wallet_id/statement'].response, ...adminErrorResponses },
       },

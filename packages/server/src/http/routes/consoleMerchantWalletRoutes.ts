@@ -74,7 +74,7 @@ export function consoleMerchantWalletRoutes(
     '/console/api/merchant/wallets/:wallet_id/statement',
     consoleMerchantRoute(
       'GET /console/api/merchant/wallets/:wallet_id/statement',
-      "Statement of one of the merchant's wallets (format=json or csv)",
+      "Statement of one of the merchant's wallets (format=json, or csv and jsonl streamed with no entry limit)",
     ),
     async (request, reply) => {
       const { wallet_id } = request.params;

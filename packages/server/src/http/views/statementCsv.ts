@@ -1,19 +1,26 @@
 import { formatPaise } from '@payrail/protocol';
-import { entryDescription, type Statement } from '../../domain/statement.ts';
+import { entryDescription, type StatementEntry } from '../../domain/statement.ts';
+import type { StatementEnd, StatementHead } from '../../services/WalletStatementService.ts';
 import { csvText } from '../csv.ts';
 
 /**
- * CSV with a header row; the first line after it is the opening balance and the last the closing balance, so
- * the file stands on its own in a spreadsheet. The last column says each line in words (appended, so the columns
- * before it keep their places). `readAt`: when it was read, the end of a statement without `to`.
+ * A statement as CSV, written a page at a time (answerStatement streams it): a header row; the first line after it
+ * is the opening balance and the last the closing balance, so the file stands on its own in a spreadsheet, and a
+ * file cut short (the connection lost mid-way) has no closing_balance line. The last column says each line in words
+ * (appended, so the columns before it keep their places).
  */
-export function statementCsv(s: Statement, readAt: Date): string {
-  const from = s.from?.toISOString() ?? s.entries[0]?.at.toISOString() ?? '';
-  const to = s.to?.toISOString() ?? readAt.toISOString();
+export function statementCsvHead(head: StatementHead): string {
+  const from = head.from?.toISOString() ?? head.firstAt?.toISOString() ?? '';
   return csvText([
     ['entry_id', 'created_at', 'kind', 'amount', 'balance', 'reference', 'payout_id', 'collection_id', 'description'],
-    ['', from, 'opening_balance', '', formatPaise(s.opening), '', '', '', ''],
-    ...s.entries.map((e) => [
+    ['', from, 'opening_balance', '', formatPaise(head.opening), '', '', '', ''],
+  ]);
+}
+
+/** A page of entry lines. */
+export function statementCsvLines(entries: StatementEntry[]): string {
+  return csvText(
+    entries.map((e) => [
       String(e.id),
       e.at.toISOString(),
       e.kind,
@@ -24,6 +31,11 @@ export function statementCsv(s: Statement, readAt: Date): string {
       e.collectionId,
       entryDescription(e.kind, e.settlement),
     ]),
-    ['', to, 'closing_balance', '', formatPaise(s.closing), '', '', '', ''],
-  ]);
+  );
+}
+
+/** The closing line: dated `to`, or when it was read for a statement without `to`. */
+export function statementCsvTail(head: StatementHead, end: StatementEnd): string {
+  const to = head.to?.toISOString() ?? head.readAt.toISOString();
+  return csvText([['', to, 'closing_balance', '', formatPaise(end.closing), '', '', '', '']]);
 }

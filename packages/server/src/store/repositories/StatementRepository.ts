@@ -23,6 +23,11 @@ export const StatementRepository = {
     await q.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
   },
 
+  /** readOneSnapshot, read-only: a streamed statement's transaction, which only reads. */
+  async readOnlySnapshot(q: Queryable): Promise<void> {
+    await q.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+  },
+
   /** Sum of the wallet's entries before `from` (0 when `from` is null: the statement starts at the beginning). */
   async openingBalance(q: Queryable, walletId: string, from: Date | null): Promise<bigint> {
     if (from === null) return 0n;
@@ -33,11 +38,46 @@ export const StatementRepository = {
     return BigInt(rows[0]?.total ?? 0n);
   },
 
+  /**
+   * The opening balance as `openingBalance` reads it, and the ledger's last entry id, in one statement: on PGlite,
+   * which runs one statement or transaction at a time, every entry up to that id is committed and no later one gets
+   * an id below it, so pages read later up to it are the ledger as it was here (WalletStatementService.stream).
+   */
+  async openingBalanceAndLastId(
+    q: Queryable,
+    walletId: string,
+    from: Date | null,
+  ): Promise<{ opening: bigint; lastId: bigint }> {
+    const { rows } = await q.query<{ total: bigint | null; last_id: bigint | null }>(
+      `SELECT (SELECT sum(amount)::int8 FROM ledger_entries
+                WHERE wallet_id = $1 AND $2::timestamptz IS NOT NULL AND created_at < $2) AS total,
+              (SELECT max(id) FROM ledger_entries) AS last_id`,
+      [walletId, from],
+    );
+    return { opening: BigInt(rows[0]?.total ?? 0n), lastId: BigInt(rows[0]?.last_id ?? 0n) };
+  },
+
   /** Entries with from ≤ created_at < to, in ledger order; at most `limit`. */
   async entries(
     q: Queryable,
     walletId: string,
     range: { from: Date | null; to: Date | null },
+    limit: number,
+  ): Promise<Omit<StatementEntry, 'balance'>[]> {
+    return StatementRepository.entryPage(q, walletId, range, { after: 0n, upTo: null }, limit);
+  },
+
+  /**
+   * One page of a statement read a page at a time: the entries with from ≤ created_at < to and after < id ≤ upTo
+   * (upTo null: no upper bound), in ledger order, at most `limit`. Keyset by (wallet_id, id), the index
+   * ledger_by_wallet: each page starts where the last ended, so reading a statement of any length costs one pass
+   * over the wallet's entries however many pages it takes.
+   */
+  async entryPage(
+    q: Queryable,
+    walletId: string,
+    range: { from: Date | null; to: Date | null },
+    ids: { after: bigint; upTo: bigint | null },
     limit: number,
   ): Promise<Omit<StatementEntry, 'balance'>[]> {
     const { rows } = await q.query<EntryRow>(
@@ -46,10 +86,11 @@ export const StatementRepository = {
          FROM ledger_entries e
          LEFT JOIN payouts p ON p.id = e.payout_id
          LEFT JOIN collections c ON c.id = e.collection_id
-        WHERE e.wallet_id = $1 AND ($2::timestamptz IS NULL OR e.created_at >= $2)
+        WHERE e.wallet_id = $1 AND e.id > $5 AND ($6::int8 IS NULL OR e.id <= $6)
+          AND ($2::timestamptz IS NULL OR e.created_at >= $2)
           AND ($3::timestamptz IS NULL OR e.created_at < $3)
         ORDER BY e.id LIMIT $4`,
-      [walletId, range.from, range.to, limit],
+      [walletId, range.from, range.to, limit, String(ids.after), ids.upTo === null ? null : String(ids.upTo)],
     );
     return rows.map((r) => ({
       id: BigInt(r.id),
