@@ -16,7 +16,7 @@ import type { Database, Queryable } from '../store/Database.ts';
 import { JobRepository, type Job } from '../store/repositories/JobRepository.ts';
 import { PayoutRepository } from '../store/repositories/PayoutRepository.ts';
 import { PayoutStepRepository } from '../store/repositories/PayoutStepRepository.ts';
-import { GroupCommit, type ItemOutcome } from './GroupCommit.ts';
+import { GroupCommit, type ItemOutcome } from '../services/GroupCommit.ts';
 
 /**
  * How many submissions of a transfer may lose their answer. More than one submission without a recorded answer

@@ -23,7 +23,7 @@ import {
   type WebhookDelivery,
 } from '../store/repositories/WebhookRepository.ts';
 import { DatabaseUnavailable } from '../domain/DatabaseUnavailable.ts';
-import { GroupCommit, type ItemOutcome } from './GroupCommit.ts';
+import { GroupCommit, type ItemOutcome } from '../services/GroupCommit.ts';
 import { postWebhook } from './postWebhook.ts';
 
 export interface DispatcherOptions {

@@ -47,6 +47,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Initiations opened by one statement together (PayoutOpenGroups): 1 when alone, more under load. */
+  readonly payoutOpenGroupSize = new Histogram({
+    name: 'payrail_payout_open_group_size',
+    help: 'Single initiations opened together by one statement',
+    buckets: [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128],
+    registers: [this.registry],
+  });
+
   readonly payoutsRejected = new Counter({
     name: 'payrail_payouts_rejected_total',
     help: 'Payout initiations refused, by response code',

@@ -1,7 +1,7 @@
-import type { PaymentMode, PayoutStatus, Scheme } from '@payrail/protocol';
+import { ID_PREFIX, type PaymentMode, type PayoutStatus, type Scheme } from '@payrail/protocol';
 import type { Payout } from '../../domain/Payout.ts';
 import type { Queryable } from '../Database.ts';
-import { createdRangeWhere } from '../createdRangeWhere.ts';
+import { createdIdBoundsWhere, createdRangeWhere } from '../createdRangeWhere.ts';
 
 export interface PayoutRow {
   id: string;
@@ -145,6 +145,9 @@ export interface OpenTerms {
   requirePricing: boolean;
 }
 
+/** What became of one element of `openMany`: its payout (null: a duplicate sender_id), or what refused it. */
+export type OpenOutcome = { ok: true; payout: Payout | null } | { ok: false; error: Error };
+
 export const PayoutRepository = {
   /**
    * Records a new payout with its debit, allowances and first step in one statement, the only round trip of an
@@ -188,6 +191,67 @@ export const PayoutRepository = {
       if (reason) throw new PayoutOpenRefused(reason);
       throw err;
     }
+  },
+
+  /**
+   * Opens several initiations in one statement (function `payout_open_many`, migration 042): each element exactly as
+   * `open` would, one after the other in the given order, each in its own subtransaction, so that one element's
+   * refusal or error never fails another. One outcome per element, in order: its payout (null when the merchant
+   * already used the sender_id), or the error `open` would have thrown for it (PayoutOpenRefused for a refusal).
+   * A deadlock or a connection error fails the whole statement (the driver retries a deadlock, as it would `open`).
+   */
+  async openMany(q: Queryable, items: readonly { payout: Payout; terms: OpenTerms }[]): Promise<OpenOutcome[]> {
+    const col = <T>(f: (item: { payout: Payout; terms: OpenTerms }) => T) => items.map(f);
+    const { rows } = await q.query<PayoutRow & { o_pos: number; o_sqlstate: string | null; o_message: string | null }>(
+      `SELECT r.o_pos, r.o_sqlstate, r.o_message, (r.o_payout).*
+         FROM payout_open_many($1::text[], $2::text[], $3::int4[], $4::text[], $5::text[], $6::int8[], $7::text[],
+                               $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[],
+                               $15::text[], $16::text[], $17::text[], $18::text[], $19::timestamptz[],
+                               $20::float8[], $21::int4[], $22::boolean[]) AS r`,
+      [
+        col((i) => i.payout.id),
+        col((i) => i.payout.merchantId),
+        col((i) => i.terms.credentialsVersion),
+        col((i) => i.payout.walletId),
+        col((i) => i.payout.senderId),
+        col((i) => i.payout.amount.toString()),
+        col((i) => i.payout.paymentMode),
+        col((i) => i.payout.beneficiary.name),
+        col((i) => i.payout.beneficiary.accountNumber),
+        col((i) => i.payout.beneficiary.ifsc),
+        col((i) => i.payout.beneficiary.bankName),
+        col((i) => i.payout.remarks),
+        col((i) => i.payout.callbackUrl),
+        col((i) => i.payout.scheme),
+        col((i) => i.payout.statusMessage),
+        col((i) => i.payout.rail),
+        col((i) => i.payout.istDay),
+        col((i) => i.payout.istMonth),
+        col((i) => i.payout.createdAt.toISOString()),
+        col((i) => i.terms.firstStepDelayMs),
+        col((i) => i.terms.gstRateBp),
+        col((i) => i.terms.requirePricing),
+      ],
+    );
+    const outcomes: OpenOutcome[] = items.map(() => ({
+      ok: false,
+      error: new Error('payout_open_many: no answer for the element'),
+    }));
+    for (const r of rows) {
+      const pos = Number(r.o_pos) - 1;
+      if (r.o_sqlstate !== null) {
+        const reason = OPEN_REFUSALS[r.o_sqlstate];
+        outcomes[pos] = {
+          ok: false,
+          error: reason
+            ? new PayoutOpenRefused(reason)
+            : Object.assign(new Error(r.o_message ?? 'payout_open_many: element failed'), { code: r.o_sqlstate }),
+        };
+      } else {
+        outcomes[pos] = { ok: true, payout: r.id === null ? null : toPayout(r) };
+      }
+    }
+    return outcomes;
   },
 
   async findById(q: Queryable, id: string): Promise<Payout | null> {
@@ -318,6 +382,8 @@ export const PayoutRepository = {
       where.push(`id < $${params.length}`);
     }
     createdRangeWhere(query, where, params);
+    // Payout ids are time-ordered: the window's id bounds let the scan start at its end (issue 35).
+    createdIdBoundsWhere(ID_PREFIX.payout, query, where, params);
     params.push(query.limit);
     const { rows } = await q.query<PayoutRow>(
       `SELECT * FROM payouts ${where.length ? `WHERE ${where.join(' AND ')}` : ''}

@@ -1,0 +1,75 @@
+-- Initiations in groups (issue 34): the single initiations that reach an instance's store together are opened by one
+-- statement, `payout_open_many`, instead of one `payout_open_checked` each, so that they share one round trip, one
+-- statement's overhead and one commit.
+--
+-- Each element is opened by `payout_open_checked` itself (migrations 013, 029), which calls `payout_open` (033, and
+-- whatever later migrations make of its body): an element gets exactly what a lone call would, the same checks and
+-- the same refusals, in the same order. Each runs in its own exception block (a subtransaction), so a refusal undoes
+-- that element's writes only (its payout row, job, ledger entries, allowances, and the transaction-local sums of
+-- the platform wallets' fees, migration 038) and never fails another element. The elements are opened in the
+-- arrays' order, which is the order they reached the store: a wallet's payouts are applied in arrival order, and
+-- a sender_id repeated within the group is opened by its first element and answered as a duplicate for the later
+-- ones (unless the first was refused, as one after the other alone).
+--
+-- Locks (ARCHITECTURE.md, "Row locks, in one order"): before the first element, the group's wallets in id order,
+-- then the allowance rows that already exist in (merchant, period) order, a merchant's day row before its month row.
+-- Element by element, a wallet would be taken in arrival order, so two groups (two instances) holding each other's
+-- next wallet would deadlock; sorted up front they cannot, nor can a group and the worker, which takes wallets then
+-- allowances in the same orders. Only the wallets an element may debit are locked (its merchant's own: a foreign
+-- wallet is refused before any lock, as alone). An allowance row that does not exist yet is created by its first
+-- element, as alone. The platform wallets stay the last locks, taken at commit (migration 038).
+--
+-- Each row answers one element, by position (1-based): a recorded payout in `o_payout`; or nothing in both
+-- `o_payout` and `o_sqlstate` for a sender_id the merchant already used (as `payout_open_checked` returns no row);
+-- or the SQLSTATE and message of the error that refused it (PR001, PR008, PR002, PR010, PR011, PR015, or any other,
+-- which the caller raises for that element alone). A deadlock or serialization failure is not an element's answer:
+-- it fails the statement, and the driver runs it again.
+CREATE FUNCTION payout_open_many(
+  p_ids text[], p_merchants text[], p_cvs int4[], p_wallets text[], p_senders text[], p_amounts int8[],
+  p_modes text[], p_names text[], p_accounts text[], p_ifscs text[], p_banks text[], p_remarks text[],
+  p_callbacks text[], p_schemes text[], p_messages text[], p_rails text[], p_days text[], p_months text[],
+  p_ats timestamptz[], p_job_delays float8[], p_gst_bps int4[], p_require_pricing boolean[]
+) RETURNS TABLE (o_pos int4, o_sqlstate text, o_message text, o_payout payouts) LANGUAGE plpgsql AS $$
+DECLARE
+  i int4;
+  v_payout payouts;
+BEGIN
+  -- NO KEY UPDATE, as payout_open takes a wallet (its payout rows' foreign keys hold KEY SHARE on it).
+  PERFORM 1 FROM wallets w
+   WHERE (w.id, w.merchant_id) IN (SELECT u.wallet, u.merchant FROM unnest(p_wallets, p_merchants) AS u (wallet, merchant))
+   ORDER BY w.id
+     FOR NO KEY UPDATE;
+  PERFORM 1 FROM merchant_usage mu
+   WHERE (mu.merchant_id, mu.period) IN (
+           SELECT u.merchant, 'D' || u.day FROM unnest(p_merchants, p_days) AS u (merchant, day)
+           UNION ALL
+           SELECT u.merchant, 'M' || u.month FROM unnest(p_merchants, p_months) AS u (merchant, month))
+   ORDER BY mu.merchant_id, mu.period
+     FOR NO KEY UPDATE;
+
+  FOR i IN 1 .. coalesce(array_length(p_ids, 1), 0) LOOP
+    o_pos := i;
+    o_sqlstate := NULL;
+    o_message := NULL;
+    o_payout := NULL;
+    BEGIN
+      SELECT * INTO v_payout
+        FROM payout_open_checked(p_ids[i], p_merchants[i], p_cvs[i], p_wallets[i], p_senders[i], p_amounts[i],
+          p_modes[i], p_names[i], p_accounts[i], p_ifscs[i], p_banks[i], p_remarks[i], p_callbacks[i], p_schemes[i],
+          p_messages[i], p_rails[i], p_days[i], p_months[i], p_ats[i], p_job_delays[i], p_gst_bps[i],
+          p_require_pricing[i]);
+      IF FOUND THEN
+        o_payout := v_payout;
+      END IF;
+    EXCEPTION
+      -- A deadlock or serialization victim fails the whole statement, which the driver runs again (as it would a
+      -- lone call's); answered per element, it would lose a payout the retry would have opened.
+      WHEN deadlock_detected OR serialization_failure THEN
+        RAISE;
+      WHEN OTHERS THEN
+      o_sqlstate := SQLSTATE;
+      o_message := SQLERRM;
+    END;
+    RETURN NEXT;
+  END LOOP;
+END $$;
