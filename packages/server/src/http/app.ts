@@ -86,7 +86,7 @@ import { upstreamWebhookRoutes } from './routes/upstreamWebhookRoutes.ts';
 import type { TreasuryService } from '../services/TreasuryService.ts';
 import type { UpstreamWebhooks } from '../services/UpstreamWebhooks.ts';
 import type { RouteTableEntry } from './routeContext.ts';
-import { rememberingSerializers } from './serializerCache.ts';
+import { rememberingCompilers } from './compiledSchemas.ts';
 
 export interface AppDeps {
   config: Config;
@@ -188,8 +188,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: requestIds(),
     rewriteUrl: (request) => merchantApiPath(request.url ?? '/'),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
-    // Fastify's response serializers, each built once per process (serializerCache.ts).
-    schemaController: { compilersFactory: { buildSerializer: rememberingSerializers() } },
+    // Fastify's validators and response serializers, each compiled once per process (compiledSchemas.ts).
+    schemaController: { compilersFactory: rememberingCompilers() },
     frameworkErrors: frameworkErrorHandler,
     // Requests that reach us while we drain are served, not refused (see registerGracefulClose).
     return503OnClosing: false,
