@@ -8,6 +8,7 @@ import { adminCall, fundedBenchMerchant, type BenchMerchant } from './benchMerch
 import { appName, freshStorage } from './benchServer.ts';
 import { benchBulk, benchBulkAlone, bulkRows, type BulkBenchResult } from './bulk.ts';
 import { benchDrain, drainRow, type DrainResult } from './drain.ts';
+import { formatGroupSizes, groupSizes, groupSnapshot, type GroupSizes } from './groupSizes.ts';
 import { benchRecon, reconRows } from './recon.ts';
 import {
   buildServer,
@@ -159,6 +160,8 @@ interface Measured extends LoadResult {
   cpuMsPerReq?: number;
   /** PostgreSQL backend CPU time per request, in ms (PostgreSQL only). */
   pgCpuMsPerReq?: number;
+  /** How many initiations the server opened per statement (issue 34), when the scenario initiated. */
+  groups?: GroupSizes | null;
 }
 
 interface EngineResults {
@@ -291,6 +294,7 @@ async function benchEngine(engine: Engine, driver: IpcChild<{ plan: DriverPlan }
       let dbCpu = 0;
       let baseDbCpu = 0;
       const rounds = baseline ? ROUNDS : 1;
+      const groupsBefore = await groupSnapshot(url);
       for (let round = 0; round < rounds; round++) {
         const before = cpuMsOf(server.pid) ?? 0;
         const dbBefore = await pgCpu('srv');
@@ -308,10 +312,12 @@ async function benchEngine(engine: Engine, driver: IpcChild<{ plan: DriverPlan }
       const result: Measured = { ...summarize(runs) };
       result.cpuMsPerReq = cpu / Math.max(1, result.total);
       if (pgBackends) result.pgCpuMsPerReq = dbCpu / Math.max(1, result.total);
+      result.groups = groupSizes(groupsBefore, await groupSnapshot(url));
       log(
         engine,
         `${label}: ${fmt(result)}; server CPU ${result.cpuMsPerReq.toFixed(2)} ms/req` +
-          (pgBackends ? `, PostgreSQL CPU ${result.pgCpuMsPerReq?.toFixed(2)} ms/req` : ''),
+          (pgBackends ? `, PostgreSQL CPU ${result.pgCpuMsPerReq?.toFixed(2)} ms/req` : '') +
+          (result.groups ? `; ${formatGroupSizes(result.groups)}` : ''),
       );
       const base: Measured | undefined = baseline ? { ...summarize(baseRuns) } : undefined;
       if (base) base.cpuMsPerReq = baseCpu / Math.max(1, base.total);
@@ -651,6 +657,30 @@ function table(results: EngineResults[]): string {
         '',
       ],
     );
+  }
+  // Issue 34: how many initiations one statement opened in each initiation scenario (histogram bucket bounds).
+  for (const r of results) {
+    const scenarios: [string, Measured][] = [
+      [`${MERCHANTS} wallets`, r.initMany],
+      ['one hot wallet', r.hot],
+      ['½ peak, paced', r.paced],
+    ];
+    for (const [label, m] of scenarios) {
+      if (!m.groups) continue;
+      const g = m.groups;
+      rows.push([
+        r.engine,
+        `group size, ${label}`,
+        '',
+        '',
+        '',
+        `≤ ${g.median} / ≤ ${g.p99}`,
+        'median / p99',
+        '',
+        '',
+        '',
+      ]);
+    }
   }
   const widths = rows[0]?.map((_, c) => Math.max(...rows.map((row) => (row[c] ?? '').length))) ?? [];
   const line = (row: string[]) =>
