@@ -7,6 +7,7 @@ import { loadVirtualAccounts } from './virtualAccountConfig.ts';
 import { listenAddress } from './listenAddress.ts';
 import {
   bankCodes,
+  daysOrOff,
   baseUrl,
   directory,
   duration,
@@ -226,6 +227,12 @@ export const SETTINGS = table([
     'PAYRAIL_SETTLEMENT_SCAN_MS',
     wholeNumber(5000, 100),
     'how often each instance looks for due settlements (daily runs, instant settlements)',
+  ),
+  one(
+    'retentionDays',
+    'PAYRAIL_RETENTION_DAYS',
+    daysOrOff(90),
+    'days a delivered webhook delivery and its attempts are kept; off (or 0): kept forever',
   ),
   one(
     'requirePricing',

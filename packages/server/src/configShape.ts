@@ -76,6 +76,11 @@ export interface Config {
   bankHolidays: string[];
   /** How often the settlement scheduler looks for due settlements (PAYRAIL_SETTLEMENT_SCAN_MS, default 5000). */
   settlementScanMs: number;
+  /**
+   * Days a delivered webhook delivery is kept after its delivery before the worker removes it with its attempts
+   * (PAYRAIL_RETENTION_DAYS, default 90); null: kept forever (`off` or `0`).
+   */
+  retentionDays: number | null;
   /** A merchant without a pricing plan is refused payouts and collections with 4015 (PAYRAIL_REQUIRE_PRICING). */
   requirePricing: boolean;
   /** Virtual accounts (PAYRAIL_VA_PREFIX, PAYRAIL_VA_IFSC): the IFSC null in live mode until it is set. */

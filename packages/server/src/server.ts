@@ -86,6 +86,7 @@ import { ConfigError } from './config.ts';
 import { prepareSecretsAtRest } from './services/SecretsAtRest.ts';
 import { PgliteVacuum } from './store/PgliteVacuum.ts';
 import { SettlementService } from './services/SettlementService.ts';
+import { Retention } from './jobs/Retention.ts';
 import { SettlementScheduler } from './jobs/SettlementScheduler.ts';
 import { MerchantRepository } from './store/repositories/MerchantRepository.ts';
 import { SecretBox, SecretUnreadable } from './store/SecretBox.ts';
@@ -108,6 +109,8 @@ export interface PayrailServer {
    */
   adminTokenCreated: boolean;
   worker: Worker;
+  /** The worker's retention of delivered webhook deliveries (PAYRAIL_RETENTION_DAYS); tests run a pass by hand. */
+  retention: Retention;
   /** Where a bank connector's notification handler reports outcomes (docs/internals/connector-interface.md). */
   bankNotifications: BankNotifications;
   /** Where a PSP integration reports collection outcomes (docs/operator/live-mode.md). */
@@ -480,6 +483,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
       : null;
 
   const settlementScheduler = new SettlementScheduler(settlements, config.settlementScanMs, options.logger);
+  const retention = new Retention(db, clock, options.logger, { days: config.retentionDays });
 
   // PGlite has no autovacuum (single-user PostgreSQL): the server vacuums the tables it churns itself.
   const vacuum = new PgliteVacuum(db, (err) => options.logger.warn({ err }, 'PGlite vacuum pass failed'));
@@ -495,6 +499,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     adminTokenGenerated: admin.generated,
     adminTokenCreated: admin.created,
     worker,
+    retention,
     bankNotifications,
     collectionNotifications,
     identity: () => health.identity(),
@@ -514,6 +519,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
       vacuum.start();
       if (runWorker) {
         settlementScheduler.start();
+        retention.start();
         bankFileJobs?.cutoff.start();
         bankFileJobs?.inbox.start();
       }
@@ -527,6 +533,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
       await worker.stop();
       await vacuum.stop();
       await settlementScheduler.stop();
+      await retention.stop();
       await bankFileJobs?.cutoff.stop();
       await bankFileJobs?.inbox.stop();
       await bankFileJobs?.transport.close();

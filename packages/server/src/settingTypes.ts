@@ -37,6 +37,19 @@ export function wholeNumber(fallback: number, min = 0): SettingType<number> {
   };
 }
 
+/** A whole number of days ≥ 1, or `off` (also `0`) for none: null. */
+export function daysOrOff(fallback: number): SettingType<number | null> {
+  return {
+    fallback: String(fallback),
+    parse(variable, raw) {
+      if (raw === undefined || raw === '') return fallback;
+      if (raw.toLowerCase() === 'off' || /^0+$/.test(raw)) return null;
+      if (!/^\d+$/.test(raw)) throw new ConfigError(variable, 'expected a whole number of days, or off');
+      return Number(raw);
+    },
+  };
+}
+
 /** true/1/yes or false/0/no, in any case; the value when unset may depend on the mode. */
 export function flag(fallback: boolean | ((mode: Mode) => boolean)): SettingType<boolean> {
   return {

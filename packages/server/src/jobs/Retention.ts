@@ -1,0 +1,109 @@
+import type { Clock } from '../clock.ts';
+import type { Database } from '../store/Database.ts';
+import { RetentionRepository } from '../store/repositories/RetentionRepository.ts';
+
+export interface RetentionLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface RetentionOptions {
+  /** Days a delivered webhook delivery is kept after its delivery (PAYRAIL_RETENTION_DAYS); null: kept forever. */
+  days: number | null;
+  /** How often a pass runs; default every five minutes. */
+  scanMs?: number;
+  /** Deliveries removed per statement; default 1,000. */
+  batch?: number;
+  /** Statements per pass at most, so that a first pass over years of deliveries shares the database; default 100. */
+  maxBatches?: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** What one pass removed. */
+export interface RetentionPass {
+  deliveries: number;
+  attempts: number;
+  /** The cut-off: deliveries delivered before it went. */
+  before: Date;
+}
+
+/**
+ * The worker's retention pass (docs/operator/operations.md, "Retention"): every `scanMs`, on each instance running
+ * the worker, delivered webhook deliveries older than the window are removed with their attempts, `batch` per
+ * statement, each statement its own transaction, until a statement finds fewer than `batch` or `maxBatches` ran
+ * (the next pass goes on). The window is measured on the injected clock. Instances running it at once share the rows
+ * (SKIP LOCKED), never removing one twice or waiting for each other. A failed pass is logged and tried again at the
+ * next.
+ */
+export class Retention {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<RetentionPass | null> | null = null;
+  private stopped = false;
+  private readonly scanMs: number;
+  private readonly batch: number;
+  private readonly maxBatches: number;
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly log: RetentionLog,
+    private readonly options: RetentionOptions,
+  ) {
+    this.scanMs = options.scanMs ?? 300_000;
+    this.batch = options.batch ?? 1_000;
+    this.maxBatches = options.maxBatches ?? 100;
+  }
+
+  start(): void {
+    if (this.timer || this.stopped || this.options.days === null) return;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      void this.run().finally(() => this.schedule());
+    }, this.scanMs);
+    this.timer.unref?.();
+  }
+
+  /** One pass now (null: retention is off, or the pass failed); never overlaps itself. */
+  run(): Promise<RetentionPass | null> {
+    this.running ??= this.pass()
+      .catch((err: unknown) => {
+        this.log.warn({ err }, 'retention pass failed; tried again at the next one');
+        return null;
+      })
+      .finally(() => {
+        this.running = null;
+      });
+    return this.running;
+  }
+
+  private async pass(): Promise<RetentionPass | null> {
+    if (this.options.days === null) return null;
+    const before = new Date(this.clock() - this.options.days * DAY_MS);
+    const removed: RetentionPass = { deliveries: 0, attempts: 0, before };
+    for (let i = 0; i < this.maxBatches && !this.stopped; i++) {
+      const batch = await RetentionRepository.removeDeliveredBefore(this.db, before, this.batch);
+      removed.deliveries += batch.deliveries;
+      removed.attempts += batch.attempts;
+      if (batch.deliveries < this.batch) break;
+    }
+    if (removed.deliveries > 0) {
+      this.log.info(
+        { deliveries: removed.deliveries, attempts: removed.attempts, before: before.toISOString() },
+        'retention removed delivered webhook deliveries',
+      );
+    }
+    return removed;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}
