@@ -47,7 +47,7 @@ describe.each(ENGINES)('virtual accounts and deposits on %s', (engine) => {
   const deposits = async (u: string) => (await t.db.query<Row>('SELECT * FROM deposits WHERE utr = $1', [u])).rows;
   const platform = async () => {
     const { rows } = await t.db.query<{ id: string; balance: bigint }>(
-      "SELECT id, balance FROM wallets WHERE id IN ('PW_FEES', 'PW_GST') ORDER BY id",
+      "SELECT id, balance FROM platform_wallet_balances WHERE id IN ('PW_FEES', 'PW_GST') ORDER BY id",
     );
     return rows.map((r) => String(r.balance));
   };

@@ -217,7 +217,9 @@ describe.each(ENGINES)('liens on %s', (engine) => {
   });
 
   const recoveryBalance = async () => {
-    const { rows } = await t.db.query<{ balance: bigint }>("SELECT balance FROM wallets WHERE id = 'PW_RECOVERY'");
+    const { rows } = await t.db.query<{ balance: bigint }>(
+      "SELECT balance FROM platform_wallet_balances WHERE id = 'PW_RECOVERY'",
+    );
     return BigInt(rows[0]?.balance ?? 0);
   };
 });

@@ -46,7 +46,7 @@ async function entriesOf(t: TestServer, payoutId: string): Promise<string[]> {
 /** The platform's fee and GST wallets, and the sums of every fee kind over all wallets (double entry: all zero). */
 async function platformBooks(t: TestServer) {
   const { rows } = await t.db.query<{ id: string; balance: bigint }>(
-    "SELECT id, balance FROM wallets WHERE id IN ('PW_FEES', 'PW_GST') ORDER BY id",
+    "SELECT id, balance FROM platform_wallet_balances WHERE id IN ('PW_FEES', 'PW_GST') ORDER BY id",
   );
   const { rows: unbalanced } = await t.db.query<{ kind: string }>(
     "SELECT kind FROM ledger_entries WHERE kind LIKE '%fee%' GROUP BY kind HAVING sum(amount) <> 0",

@@ -28,12 +28,12 @@ describe.each(ENGINES)('platform wallets move once per commit on %s', (engine) =
 
   const PLATFORM = ['PW_FEES', 'PW_GST', 'PW_RECOVERY'] as const;
   type Books = Record<string, { balance: bigint; sum: bigint; entries: bigint }>;
-  /** Each platform wallet's balance, the sum of its entries and how many it has. */
+  /** Each platform wallet's balance (its row's and its stripes', migration 040), its entries' sum and count. */
   const books = async (q: Queryable = db): Promise<Books> => {
     const { rows } = await q.query<{ id: string; balance: bigint; sum: bigint; entries: bigint }>(
       `SELECT w.id, w.balance, coalesce(sum(e.amount), 0)::int8 AS sum, count(e.id)::int8 AS entries
-         FROM wallets w LEFT JOIN ledger_entries e ON e.wallet_id = w.id
-        WHERE w.id = ANY ($1::text[]) GROUP BY w.id`,
+         FROM platform_wallet_balances w LEFT JOIN ledger_entries e ON e.wallet_id = w.id
+        WHERE w.id = ANY ($1::text[]) GROUP BY w.id, w.balance`,
       [PLATFORM],
     );
     return Object.fromEntries(rows.map((r) => [r.id, { balance: r.balance, sum: r.sum, entries: r.entries }]));
@@ -126,7 +126,8 @@ describe.each(ENGINES)('platform wallets move once per commit on %s', (engine) =
       const walletUpdates = async () =>
         (
           await tx.query<{ n: bigint }>(
-            `SELECT n_tup_upd::int8 AS n FROM pg_stat_xact_user_tables WHERE relid = 'wallets'::regclass`,
+            `SELECT sum(n_tup_upd)::int8 AS n FROM pg_stat_xact_user_tables
+              WHERE relid IN ('wallets'::regclass, 'platform_balance_stripes'::regclass)`,
           )
         ).rows[0]?.n ?? 0n;
       const pending = await walletUpdates();
@@ -153,4 +154,48 @@ describe.each(ENGINES)('platform wallets move once per commit on %s', (engine) =
     for (const id of PLATFORM) expect(after[id]?.balance, id).toBe(after[id]?.sum);
     expect(after.PW_FEES?.balance).toBe((before.PW_FEES?.balance ?? 0n) + 30n * 40n + 5n);
   });
+
+  it('refuses a commit that would take a platform wallet below zero, whichever stripe it lands in (040)', async () => {
+    const w = await fundedWallet();
+    await db.transaction((tx) => charge(tx, w, 1, 700n, 126n));
+    const before = await books();
+    const fees = before.PW_FEES?.balance ?? 0n;
+    await expect(
+      db.transaction((tx) =>
+        tx.query(
+          `INSERT INTO ledger_entries (wallet_id, kind, amount, balance_after, payout_id)
+           VALUES ('PW_FEES', 'payout_fee_refund', $1::int8, 0, 'pf-overdrawn')`,
+          [-(fees + 1n)],
+        ),
+      ),
+    ).rejects.toThrow(/PW_FEES would go negative/);
+    expect(await books()).toEqual(before);
+    // Taking all it holds is allowed, and leaves it at zero.
+    await db.transaction((tx) =>
+      tx.query(
+        `INSERT INTO ledger_entries (wallet_id, kind, amount, balance_after, payout_id)
+         VALUES ('PW_FEES', 'payout_fee_refund', $1::int8, 0, 'pf-emptied'), ($2, 'payout_fee_refund', $3::int8, 0, 'pf-emptied')`,
+        [-fees, w, fees],
+      ),
+    );
+    expect((await books()).PW_FEES?.balance).toBe(0n);
+    expect(await LedgerRepository.verify(db)).toMatchObject({ mismatches: [] });
+  });
+
+  it.runIf(engine === 'postgres')(
+    'concurrent commits land in their own stripes, and the sum is every commit',
+    async () => {
+      const w = await fundedWallet();
+      const before = await books();
+      await Promise.all(Array.from({ length: 8 }, () => db.transaction((tx) => charge(tx, w, 5, 3n, 1n))));
+      const after = await books();
+      expect(after.PW_FEES?.balance).toBe((before.PW_FEES?.balance ?? 0n) + 8n * 5n * 3n);
+      expect(after.PW_GST?.balance).toBe(after.PW_GST?.sum);
+      const { rows } = await db.query<{ n: bigint }>(
+        `SELECT count(*)::int8 AS n FROM platform_balance_stripes WHERE wallet_id = 'PW_FEES' AND balance <> 0`,
+      );
+      // The pool's connections are different backends: more than one stripe holds money.
+      expect(rows[0]?.n).toBeGreaterThan(1n);
+    },
+  );
 });

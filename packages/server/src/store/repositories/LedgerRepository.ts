@@ -183,7 +183,8 @@ export const LedgerRepository = {
    * movements is two entries, the merchant's side and the platform's, with opposite signs (migration 029). The suspense
    * wallet is not such a side: it holds money from outside as a merchant wallet does (a deposit returned to its
    * sender, migration 037), so its deposits and payouts are single entries as a merchant's are. Each check
-   * is one statement, so it sees one committed state (a platform wallet's balance moves at commit).
+   * is one statement, so it sees one committed state (a platform wallet's balance moves at commit, into one of its
+   * stripes, migration 040: its balance is read from platform_wallet_balances).
    */
   async verify(q: Queryable): Promise<{
     walletsChecked: number;
@@ -192,9 +193,10 @@ export const LedgerRepository = {
     unbalancedKinds: { kind: string; sum: bigint }[];
   }> {
     const { rows } = await q.query<{ wallet_id: string; platform: boolean; balance: bigint; ledger_sum: bigint }>(
-      `SELECT w.id AS wallet_id, w.platform_kind IS NOT NULL AS platform, w.balance,
+      `SELECT w.id AS wallet_id, w.platform_kind IS NOT NULL AS platform, coalesce(p.balance, w.balance) AS balance,
               coalesce(s.total, 0)::int8 AS ledger_sum
          FROM wallets w
+         LEFT JOIN platform_wallet_balances p ON p.id = w.id
          LEFT JOIN (SELECT wallet_id, sum(amount) AS total FROM ledger_entries GROUP BY wallet_id) s
            ON s.wallet_id = w.id`,
     );

@@ -28,10 +28,13 @@ const GROUP_KEY: Record<FeeReportGroup, string> = {
 
 /** The platform's own books: its wallets, and the fee and GST entries on them read as a report. */
 export const PlatformRepository = {
-  /** The platform's wallets with their balances: fees, gst, recovery. */
+  /**
+   * The platform's wallets with their balances: fees, gst, recovery, suspense (a platform wallet's balance is its
+   * row's plus its stripes', migration 040).
+   */
   async wallets(q: Queryable): Promise<PlatformWallet[]> {
     const { rows } = await q.query<{ platform_kind: PlatformWalletKind; id: string; balance: bigint }>(
-      `SELECT platform_kind, id, balance FROM wallets WHERE platform_kind IS NOT NULL
+      `SELECT platform_kind, id, balance FROM platform_wallet_balances
         ORDER BY array_position(ARRAY['fees', 'gst', 'recovery', 'suspense'], platform_kind)`,
     );
     return rows.map((r) => ({ kind: r.platform_kind, walletId: r.id, balance: BigInt(r.balance) }));

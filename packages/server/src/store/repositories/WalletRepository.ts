@@ -19,6 +19,14 @@ const toWallet = (r: WalletRow): Wallet => ({
   updatedAt: r.updated_at,
 });
 
+/**
+ * A wallet's columns, its balance as its ledger sums to: a platform wallet's is its row's plus its stripes'
+ * (migration 040; the CASE reads the stripes only for one, so a merchant wallet's read costs what it did).
+ */
+const WALLET_COLUMNS = `w.id, w.merchant_id, w.va_seq, w.created_at, w.updated_at,
+  CASE WHEN w.platform_kind IS NULL THEN w.balance
+       ELSE (SELECT p.balance FROM platform_wallet_balances p WHERE p.id = w.id) END AS balance`;
+
 export const WalletRepository = {
   async insert(q: Queryable, id: string, merchantId: string): Promise<Wallet> {
     const { rows } = await q.query<WalletRow>('INSERT INTO wallets (id, merchant_id) VALUES ($1, $2) RETURNING *', [
@@ -29,7 +37,7 @@ export const WalletRepository = {
   },
 
   async findById(q: Queryable, id: string): Promise<Wallet | null> {
-    const { rows } = await q.query<WalletRow>('SELECT * FROM wallets WHERE id = $1', [id]);
+    const { rows } = await q.query<WalletRow>(`SELECT ${WALLET_COLUMNS} FROM wallets w WHERE w.id = $1`, [id]);
     return rows[0] ? toWallet(rows[0]) : null;
   },
 
@@ -54,7 +62,9 @@ export const WalletRepository = {
   /** Several wallets in one query (a bulk request's). */
   async findByIds(q: Queryable, ids: string[]): Promise<Wallet[]> {
     if (ids.length === 0) return [];
-    const { rows } = await q.query<WalletRow>('SELECT * FROM wallets WHERE id = ANY ($1::text[])', [ids]);
+    const { rows } = await q.query<WalletRow>(`SELECT ${WALLET_COLUMNS} FROM wallets w WHERE w.id = ANY ($1::text[])`, [
+      ids,
+    ]);
     return rows.map(toWallet);
   },
 
@@ -88,6 +98,7 @@ export const WalletRepository = {
   async owedInAll(q: Queryable): Promise<bigint> {
     const { rows } = await q.query<{ total: bigint | null }>(
       `SELECT ((SELECT coalesce(sum(balance), 0) FROM wallets)
+             + (SELECT coalesce(sum(balance), 0) FROM platform_balance_stripes)
              + (SELECT coalesce(sum(amount), 0) FROM payouts WHERE status IN ('INITIATED', 'PROCESSING', 'PENDING')))::int8
               AS total`,
     );
