@@ -13,6 +13,16 @@ describe('ulidFactory (pooled randomness)', () => {
     expect(decodeTime(ids[4999] as string)).toBe(1_700_000_000_049);
   });
 
+  it('gives an earlier time its own time, not the latest one seen (ids bound created_at windows)', () => {
+    const ulid = ulidFactory();
+    const later = ulid(1_700_000_100_000);
+    const earlier = ulid(1_700_000_000_000);
+    expect(decodeTime(earlier)).toBe(1_700_000_000_000);
+    expect(earlier < later).toBe(true);
+    const same = ulid(1_700_000_000_000);
+    expect(same > earlier && decodeTime(same) === 1_700_000_000_000).toBe(true);
+  });
+
   it('spreads the random part evenly over all 32 symbols (the pool is refilled, never reused)', () => {
     const ulid = ulidFactory();
     const counts = new Map<string, number>();
