@@ -48,6 +48,8 @@ import { benchTokens, tokenTable } from './tokenBench.ts';
  * BENCH_ONLY=recon (only the reconciliation import of bench/recon.ts; BENCH_RECON_ENTRIES, BENCH_RECON_ROUNDS),
  * BENCH_ONLY=invoices (a month's tax invoice run of bench/invoices.ts; BENCH_INVOICE_MERCHANTS,
  * BENCH_INVOICE_TRANSACTIONS),
+ * BENCH_ONLY=statement (a month's statement of one wallet, BENCH_STATEMENT_ENTRIES entries (default 120,000), streamed
+ *   as CSV and JSON lines, bench/statement.ts: entries a second and the server's RSS),
  * BENCH_ONLY=bankfile (cutting a pain.001 and applying a camt.054 of bench/bankfile.ts; BENCH_BANKFILE_PAYOUTS),
  * BENCH_ONLY=deposits (a camt.054 of 10,000 credits to virtual accounts applied as deposits, bench/deposits.ts;
  * BENCH_DEPOSITS, BENCH_DEPOSIT_WALLETS),
@@ -810,6 +812,21 @@ async function main() {
   // BENCH_ONLY=upstream: the upstream connector beside the sandbox connector (bench/upstream.ts).
   if (process.env.BENCH_ONLY === 'upstream') {
     process.stdout.write(`\n${await upstreamOn(engines)}\n`);
+    return;
+  }
+  // BENCH_ONLY=statement: a month's statement of a busy wallet, streamed as CSV and JSON lines (bench/statement.ts).
+  if (process.env.BENCH_ONLY === 'statement') {
+    const { benchStatement, statementRows } = await import('./statement.ts');
+    const rows = [['engine', 'scenario', 's', 'entries/s', 'RSS MB', 'adds up', 'target', 'met']];
+    for (const engine of engines) {
+      const runs = await benchStatement(engine, {
+        env: baseEnv(),
+        databaseUrl: process.env.BENCH_DATABASE_URL,
+        log: (m) => log(engine, m),
+      });
+      rows.push(...statementRows(engine, runs));
+    }
+    process.stdout.write(`\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
     return;
   }
   // BENCH_ONLY=invoices: a month's tax invoice run over 1,000 merchants and 1,000,000 transactions (bench/invoices.ts).

@@ -1,6 +1,9 @@
 import type { StatementEntry } from '../../domain/statement.ts';
 import type { Queryable } from '../Database.ts';
 
+/** No entry id is above it: the upper bound of a page without one. */
+const INT8_MAX = 9_223_372_036_854_775_807n;
+
 interface EntryRow {
   id: bigint;
   created_at: Date;
@@ -71,7 +74,10 @@ export const StatementRepository = {
    * One page of a statement read a page at a time: the entries with from ≤ created_at < to and after < id ≤ upTo
    * (upTo null: no upper bound), in ledger order, at most `limit`. Keyset by (wallet_id, id), the index
    * ledger_by_wallet: each page starts where the last ended, so reading a statement of any length costs one pass
-   * over the wallet's entries however many pages it takes.
+   * over the wallet's entries however many pages it takes. Absent bounds are sent as infinities, never as
+   * `$n IS NULL OR …`: PostgreSQL's generic plan of such a statement (a prepared statement's, after five runs) cannot
+   * see which bounds apply and walked the primary key instead, every wallet's entries, with parallel workers per page.
+   * The order is the index's own, (wallet_id, id), so that no plan sorts a range's entries for each page.
    */
   async entryPage(
     q: Queryable,
@@ -86,11 +92,16 @@ export const StatementRepository = {
          FROM ledger_entries e
          LEFT JOIN payouts p ON p.id = e.payout_id
          LEFT JOIN collections c ON c.id = e.collection_id
-        WHERE e.wallet_id = $1 AND e.id > $5 AND ($6::int8 IS NULL OR e.id <= $6)
-          AND ($2::timestamptz IS NULL OR e.created_at >= $2)
-          AND ($3::timestamptz IS NULL OR e.created_at < $3)
-        ORDER BY e.id LIMIT $4`,
-      [walletId, range.from, range.to, limit, String(ids.after), ids.upTo === null ? null : String(ids.upTo)],
+        WHERE e.wallet_id = $1 AND e.id > $5 AND e.id <= $6 AND e.created_at >= $2 AND e.created_at < $3
+        ORDER BY e.wallet_id, e.id LIMIT $4`,
+      [
+        walletId,
+        range.from ?? '-infinity',
+        range.to ?? 'infinity',
+        limit,
+        String(ids.after),
+        String(ids.upTo ?? INT8_MAX),
+      ],
     );
     return rows.map((r) => ({
       id: BigInt(r.id),
