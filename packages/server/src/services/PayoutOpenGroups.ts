@@ -8,8 +8,12 @@ interface OpenRequest {
   terms: OpenTerms;
 }
 
-/** The most initiations of one statement: a group holds its wallets' locks until it commits. */
-const MAX_GROUP = 128;
+/**
+ * The most initiations of one statement. Each is a subtransaction (its exception block), and PostgreSQL keeps at most
+ * 64 of a transaction's subtransaction ids in shared memory: past that, every other backend's snapshot has to look
+ * the transaction up in pg_subtrans while it runs. A group also holds its wallets' locks until it commits.
+ */
+const MAX_GROUP = 64;
 
 /**
  * Single initiations, opened in groups (issue 34): the initiations that reach the store while the previous group's
