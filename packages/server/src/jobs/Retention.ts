@@ -12,9 +12,9 @@ export interface RetentionOptions {
   days: number | null;
   /** How often a pass runs; default every five minutes. */
   scanMs?: number;
-  /** Deliveries removed per statement; default 1,000. */
+  /** Deliveries removed per transaction; default 1,000. */
   batch?: number;
-  /** Statements per pass at most, so that a first pass over years of deliveries shares the database; default 100. */
+  /** Batches per pass at most, so that a first pass over years of deliveries shares the database; default 100. */
   maxBatches?: number;
 }
 
@@ -31,7 +31,7 @@ export interface RetentionPass {
 /**
  * The worker's retention pass (docs/operator/operations.md, "Retention"): every `scanMs`, on each instance running
  * the worker, delivered webhook deliveries older than the window are removed with their attempts, `batch` per
- * statement, each statement its own transaction, until a statement finds fewer than `batch` or `maxBatches` ran
+ * transaction (three short statements), until a batch finds fewer than `batch` or `maxBatches` ran
  * (the next pass goes on). The window is measured on the injected clock. Instances running it at once share the rows
  * (SKIP LOCKED), never removing one twice or waiting for each other. A failed pass is logged and tried again at the
  * next.
@@ -86,7 +86,9 @@ export class Retention {
     const before = new Date(this.clock() - this.options.days * DAY_MS);
     const removed: RetentionPass = { deliveries: 0, attempts: 0, before };
     for (let i = 0; i < this.maxBatches && !this.stopped; i++) {
-      const batch = await RetentionRepository.removeDeliveredBefore(this.db, before, this.batch);
+      const batch = await this.db.transaction((tx) =>
+        RetentionRepository.removeDeliveredBefore(tx, before, this.batch),
+      );
       removed.deliveries += batch.deliveries;
       removed.attempts += batch.attempts;
       if (batch.deliveries < this.batch) break;

@@ -1,5 +1,5 @@
 -- Retention (issue 35): the worker removes delivered webhook deliveries, with their attempts, once they were delivered
--- more than PAYRAIL_RETENTION_DAYS ago, a thousand per statement, oldest first (RetentionRepository). Each batch
+-- more than PAYRAIL_RETENTION_DAYS ago, a thousand per transaction, oldest first (RetentionRepository). Each batch
 -- finds its rows here, in the order it removes them: without it every batch would scan the whole table for the few
 -- old delivered rows among the failed and pending ones it keeps, and a table of millions would be read once per
 -- thousand rows removed. Delivered rows only: the pending and failed ones are never removed, and have indexes of
