@@ -8,29 +8,17 @@ const vite = { resolve: { conditions }, ssr: { resolve: { conditions, externalCo
 const ALL = ['packages/*/test/**/*.test.ts'];
 
 /**
- * Files that run one after another in a reused worker (isolate: false) instead of a new process each: every file
- * re-imported the server, fastify, pg and PGlite's WebAssembly (1.5-4 s a file at load). These start their servers
- * and databases through test/support or as child processes, close them in afterAll and leave no process-wide state
- * behind (the two that fake Date restore it in afterAll); all of them pass run that way
- * (`npx vitest run --no-isolate <these folders>`). The other folders (browser, e2e, concurrency, failover, ops, the
- * server's top-level files) stay isolated: not yet checked run that way. A new file in a shared folder must close
- * what it opens and restore what it changes in the process.
+ * Test files run one after another in a reused worker (isolate: false) instead of a new process each: every file
+ * re-imported the server, fastify, pg and PGlite's WebAssembly (1.5-4 s a file at load), and in a reused worker the
+ * server's compiled route schemas are reused too (src/http/compiledSchemas.ts). These start their servers, databases,
+ * browsers and child processes through test/support, close them in afterAll and leave no process-wide state behind
+ * (the two that fake Date restore it in afterAll); all of them pass run that way
+ * (`npx vitest run --no-isolate <these folders>`; the browser, e2e, concurrency, failover, ops and top-level server
+ * files were checked so last, 36 files). A new test file must close what it opens and restore what it changes in
+ * the process.
  */
-const SHARED = [
-  'packages/cli/test/**/*.test.ts',
-  'packages/protocol/test/**/*.test.ts',
-  'packages/sdk/test/**/*.test.ts',
-  'packages/server/test/ci/**/*.test.ts',
-  'packages/server/test/compat/**/*.test.ts',
-  'packages/server/test/domain/**/*.test.ts',
-  'packages/server/test/http/**/*.test.ts',
-  'packages/server/test/jobs/**/*.test.ts',
-  'packages/server/test/rails/**/*.test.ts',
-  'packages/server/test/services/**/*.test.ts',
-  'packages/server/test/store/**/*.test.ts',
-];
 /**
- * In those folders but kept to a fresh process: the heap-growth test (nothing of an earlier file in the heap), and the
+ * Kept to a fresh process: the heap-growth test (nothing of an earlier file in the heap), and the
  * SDK's packaging test (packs, installs and runs the SDK and the server the way a user does).
  */
 const ISOLATED_HERE = ['packages/server/test/http/tokenBounds.test.ts', 'packages/sdk/test/packaging.test.ts'];
@@ -53,8 +41,7 @@ export default defineConfig({
     // 2-core machine halve the wall time (Vitest's default would run one). Three measured no faster.
     maxWorkers: 2,
     projects: [
-      { ...vite, test: { ...common, name: 'shared', include: SHARED, exclude: ISOLATED_HERE, isolate: false } },
-      { ...vite, test: { ...common, name: 'isolated', include: ALL, exclude: [...SHARED, '**/node_modules/**'] } },
+      { ...vite, test: { ...common, name: 'shared', include: ALL, exclude: ISOLATED_HERE, isolate: false } },
       { ...vite, test: { ...common, name: 'isolated-here', include: ISOLATED_HERE } },
     ],
   },
