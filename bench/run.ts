@@ -819,8 +819,8 @@ async function main() {
   }
   // BENCH_ONLY=statement: a month's statement of a busy wallet, streamed as CSV and JSON lines (bench/statement.ts).
   if (process.env.BENCH_ONLY === 'statement') {
-    const { benchStatement, statementRows } = await import('./statement.ts');
-    const rows = [['engine', 'scenario', 's', 'entries/s', 'RSS MB', 'adds up', 'target', 'met']];
+    const { benchStatement, STATEMENT_HEADER, statementRows } = await import('./statement.ts');
+    const rows = [STATEMENT_HEADER];
     for (const engine of engines) {
       const runs = await benchStatement(engine, {
         env: baseEnv(),

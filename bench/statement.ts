@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { istDay, istMonth } from '@payrail/protocol';
 import { openDatabase } from '../packages/server/src/store/openDatabase.ts';
 import { adminCall } from './benchMerchant.ts';
-import { freshStorage } from './benchServer.ts';
-import { buildServer, freePort, rssOf, spawnServer, stopChild, waitHealthy, type Child } from './common.ts';
+import { appName, freshStorage } from './benchServer.ts';
+import pg from 'pg';
+import { buildServer, cpuMsOf, freePort, rssOf, spawnServer, stopChild, waitHealthy, type Child } from './common.ts';
 
 /**
  * A month's statement of a busy wallet (BENCH_ONLY=statement, issue 35): BENCH_STATEMENT_ENTRIES (default 120,000)
@@ -27,6 +28,24 @@ export interface StatementBenchRun {
   rssBeforeMb: number;
   rssPeakMb: number;
   addsUp: boolean;
+  /** CPU time of the download: the server process's, and its PostgreSQL backends' (null on PGlite, inside the server). */
+  serverCpuMs: number | null;
+  databaseCpuMs: number | null;
+}
+
+/** CPU ms of the PostgreSQL backends serving the bench server (application_name), summed; the database is local. */
+async function backendCpuMs(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()',
+      [appName('statement')],
+    );
+    return rows.reduce((sum, r) => sum + (cpuMsOf(r.pid) ?? 0), 0);
+  } finally {
+    await client.end();
+  }
 }
 
 async function seed(storage: { databaseUrl?: string; dataDir?: string }, walletId: string, merchantId: string) {
@@ -83,7 +102,10 @@ async function download(
   format: 'csv' | 'jsonl',
   pid: number,
   total: bigint,
+  databaseUrl: string | null,
 ) {
+  const cpu = async () => ({ server: cpuMsOf(pid), database: databaseUrl ? await backendCpuMs(databaseUrl) : null });
+  const cpuBefore = await cpu();
   const from = new Date(Date.now() - (DAYS + 1) * 86_400_000).toISOString();
   const rssBefore = rssOf(pid) ?? 0;
   let peak = rssBefore;
@@ -134,6 +156,7 @@ async function download(
     clearInterval(timer);
   }
   const ms = performance.now() - started;
+  const cpuAfter = await cpu();
   const o = opening as bigint | null;
   const c = closing as bigint | null;
   return {
@@ -144,6 +167,9 @@ async function download(
     rssBeforeMb: rssBefore / 1048576,
     rssPeakMb: peak / 1048576,
     addsUp: o !== null && c !== null && o + sum === c && c === total,
+    serverCpuMs: cpuAfter.server === null || cpuBefore.server === null ? null : cpuAfter.server - cpuBefore.server,
+    databaseCpuMs:
+      cpuAfter.database === null || cpuBefore.database === null ? null : cpuAfter.database - cpuBefore.database,
   };
 }
 
@@ -189,7 +215,15 @@ export async function benchStatement(
     server ??= await start();
     const runs: StatementBenchRun[] = [];
     for (const format of ['csv', 'jsonl', 'csv', 'jsonl'] as const) {
-      const run = await download(url, adminToken, String(m.wallet_id), format, server.pid, total);
+      const run = await download(
+        url,
+        adminToken,
+        String(m.wallet_id),
+        format,
+        server.pid,
+        total,
+        engine === 'postgres' ? place : null,
+      );
       o.log(
         `statement: ${format} ${run.entries} entries in ${(run.ms / 1000).toFixed(2)} s, RSS ${run.rssBeforeMb.toFixed(0)} → ${run.rssPeakMb.toFixed(0)} MB`,
       );
@@ -202,16 +236,34 @@ export async function benchStatement(
   }
 }
 
-/** Rows of the bench table: entries a second and the server's RSS per download. */
+/** The header of the bench table's rows. */
+export const STATEMENT_HEADER = [
+  'engine',
+  'scenario',
+  's',
+  'entries/s',
+  'CPU ms, server + PG',
+  'RSS MB',
+  'adds up',
+  'target',
+  'met',
+];
+
+/**
+ * Rows of the bench table: entries a second and the server's RSS per download, and the CPU it took (the figure that
+ * does not depend on what else the machine runs).
+ */
 export function statementRows(engine: string, runs: StatementBenchRun[]): string[][] {
   return runs.map((r) => {
     const rate = r.entries / (r.ms / 1000);
     const met = rate >= STATEMENT_RATE_TARGET && r.rssPeakMb < STATEMENT_RSS_TARGET_MB && r.addsUp;
+    const cpu = r.serverCpuMs === null ? '' : `${r.serverCpuMs.toFixed(0)} + ${r.databaseCpuMs?.toFixed(0) ?? '—'}`;
     return [
       engine,
       `statement ${r.format}, ${r.entries} entries (${r.mb.toFixed(1)} MB)`,
       (r.ms / 1000).toFixed(2),
       Math.round(rate).toLocaleString('en-US'),
+      cpu,
       `${r.rssBeforeMb.toFixed(0)} → ${r.rssPeakMb.toFixed(0)}`,
       r.addsUp ? 'yes' : 'NO',
       `≥ ${STATEMENT_RATE_TARGET.toLocaleString('en-US')}/s, < ${STATEMENT_RSS_TARGET_MB} MB`,

@@ -143,6 +143,29 @@ describe.each(ENGINES)('streamed wallet statements on %s', (engine) => {
     expect(closing.total_debits).toBe('0.00');
   });
 
+  it('lets go of its read when the client abandons a download half-way (more downloads than the pool has connections)', async () => {
+    for (let i = 0; i < 25; i++) {
+      const abort = new AbortController();
+      const res = await fetch(`${t.url}/admin/v1/wallets/${m.wallet_id}/statement?format=csv`, {
+        headers: { cookie: operator.cookie },
+        signal: abort.signal,
+      });
+      expect(res.status).toBe(200);
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      await reader.read();
+      abort.abort();
+      await reader.cancel().catch(() => {});
+    }
+    // Each abandoned read held a transaction (PostgreSQL) or would hold the page loop: all must have ended.
+    const after = await download(
+      t.url,
+      `/admin/v1/wallets/${m.wallet_id}/statement?format=jsonl&from=2026-01-03&to=2026-01-04`,
+      operator.cookie,
+    );
+    expect(after.status).toBe(200);
+    expect(JSON.parse(after.text.trimEnd().split('\n').pop() as string)).toMatchObject({ type: 'closing' });
+  });
+
   it("is 404 for another merchant's wallet before any line, and for an unknown wallet", async () => {
     const other = await createMerchant(t.url, 'Other Merchant', '5.00');
     const mine = await ConsoleSession.merchant(t.url, other.api_key, other.secret_key);
