@@ -33,8 +33,12 @@ export interface StatementBenchRun {
   databaseCpuMs: number | null;
 }
 
-/** CPU ms of the PostgreSQL backends serving the bench server (application_name), summed; the database is local. */
-async function backendCpuMs(databaseUrl: string): Promise<number> {
+/**
+ * CPU ms of each PostgreSQL backend serving the bench server (application_name), by pid; the database is local. Kept
+ * per backend so that one which ends during a download (the pool's idle timeout) loses its share instead of making
+ * the difference negative.
+ */
+async function backendCpuMs(databaseUrl: string): Promise<Map<number, number>> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -42,10 +46,17 @@ async function backendCpuMs(databaseUrl: string): Promise<number> {
       'SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()',
       [appName('statement')],
     );
-    return rows.reduce((sum, r) => sum + (cpuMsOf(r.pid) ?? 0), 0);
+    return new Map(rows.map((r) => [r.pid, cpuMsOf(r.pid) ?? 0]));
   } finally {
     await client.end();
   }
+}
+
+/** The CPU the backends spent between two readings: each living backend's growth (a new one's all of it). */
+function backendCpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, ms] of after) sum += ms - (before.get(pid) ?? 0);
+  return sum;
 }
 
 async function seed(storage: { databaseUrl?: string; dataDir?: string }, walletId: string, merchantId: string) {
@@ -169,7 +180,9 @@ async function download(
     addsUp: o !== null && c !== null && o + sum === c && c === total,
     serverCpuMs: cpuAfter.server === null || cpuBefore.server === null ? null : cpuAfter.server - cpuBefore.server,
     databaseCpuMs:
-      cpuAfter.database === null || cpuBefore.database === null ? null : cpuAfter.database - cpuBefore.database,
+      cpuAfter.database === null || cpuBefore.database === null
+        ? null
+        : backendCpuBetween(cpuBefore.database, cpuAfter.database),
   };
 }
 
