@@ -93,6 +93,8 @@ export class Retention {
       removed.attempts += batch.attempts;
       if (batch.deliveries < this.batch) break;
     }
+    // PostgreSQL's autovacuum makes the freed space reusable; PGlite has none.
+    if (removed.deliveries > 0 && this.db.engine === 'pglite') await RetentionRepository.reclaim(this.db);
     if (removed.deliveries > 0) {
       this.log.info(
         { deliveries: removed.deliveries, attempts: removed.attempts, before: before.toISOString() },
