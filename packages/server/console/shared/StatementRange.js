@@ -4,7 +4,8 @@ import { Field, html, qs } from '../lib.js';
 
 /**
  * From/To day inputs whose Show sets `range`, and an Export CSV link to `statementUrl` for that range
- * (`csvTestId`, when given, is the link's data-testid).
+ * (`csvTestId`, when given, is the link's data-testid). The link is a plain download of the streamed CSV, so a month
+ * of a busy wallet downloads whole where the table's JSON stops at 20,000 entries.
  */
 export function StatementRange({ statementUrl, range, setRange, csvTestId }) {
   return html`<form class="row" onSubmit=${(e) => {
@@ -15,6 +16,7 @@ export function StatementRange({ statementUrl, range, setRange, csvTestId }) {
     <${Field} id="from" label="From (IST day)"><input id="from" name="from" type="date" /></${Field}>
     <${Field} id="to" label="To (IST day, inclusive)"><input id="to" name="to" type="date" /></${Field}>
     <button type="submit" class="secondary">Show</button>
-    <a class="button secondary" data-testid=${csvTestId} href=${`${statementUrl}${qs({ ...range, format: 'csv' })}`} download>Export CSV</a>
+    <a class="button secondary" data-testid=${csvTestId} href=${`${statementUrl}${qs({ ...range, format: 'csv' })}`} download
+      title="The whole range, however many entries: the file is streamed (the table here shows at most 20,000)">Export CSV</a>
   </form>`;
 }
