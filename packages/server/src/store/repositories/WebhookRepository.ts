@@ -90,6 +90,13 @@ export interface DeliveryPageQuery {
   before?: bigint;
 }
 
+/** Each state as an SQL literal, from this closed list alone (WebhookRepository.page). */
+const STATE_LITERAL: Record<DeliveryState, string> = {
+  pending: "'pending'",
+  delivered: "'delivered'",
+  failed: "'failed'",
+};
+
 export const WebhookRepository = {
   async insert(q: Queryable, d: NewDelivery): Promise<void> {
     await q.query(
@@ -259,13 +266,16 @@ export const WebhookRepository = {
     const params: unknown[] = [];
     for (const [column, value] of [
       ['merchant_id', query.merchantId],
-      ['state', query.state],
       ['subject_id', query.subjectId],
     ] as const) {
       if (value === undefined) continue;
       params.push(value);
       where.push(`${column} = $${params.length}`);
     }
+    // The state is written into the query's text, not passed: a prepared statement's generic plan cannot tell that
+    // `state = $1` lies inside the partial index of undelivered deliveries (migration 041), and walked every delivery
+    // newest first to find 50 failed ones (43 ms at 2,000,000 deliveries, more when the failures are old).
+    if (query.state !== undefined) where.push(`state = ${STATE_LITERAL[query.state]}`);
     if (query.before !== undefined) {
       params.push(query.before);
       where.push(`seq < $${params.length}`);
