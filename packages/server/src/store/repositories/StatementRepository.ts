@@ -77,7 +77,10 @@ export const StatementRepository = {
    * over the wallet's entries however many pages it takes. Absent bounds are sent as infinities, never as
    * `$n IS NULL OR …`: PostgreSQL's generic plan of such a statement (a prepared statement's, after five runs) cannot
    * see which bounds apply and walked the primary key instead, every wallet's entries, with parallel workers per page.
-   * The order is the index's own, (wallet_id, id), so that no plan sorts a range's entries for each page.
+   * The order is the index's own, (wallet_id, id), so that no plan sorts a range's entries for each page. The
+   * payout and collection of each entry are looked up by their keys (LATERAL, with a LIMIT so that the planner keeps
+   * each a lookup and does not fold it into a join): as plain joins, a plan that did not know the page's size hashed
+   * the whole collections table for every page (78 of 218 ms at a million payouts).
    */
   async entryPage(
     q: Queryable,
@@ -90,8 +93,8 @@ export const StatementRepository = {
       `SELECT e.id, e.created_at, e.kind, e.amount, e.reference, e.payout_id, e.collection_id,
               coalesce(p.sender_id, c.sender_id) AS sender_id, p.settlement_id IS NOT NULL AS settlement
          FROM ledger_entries e
-         LEFT JOIN payouts p ON p.id = e.payout_id
-         LEFT JOIN collections c ON c.id = e.collection_id
+         LEFT JOIN LATERAL (SELECT sender_id, settlement_id FROM payouts WHERE id = e.payout_id LIMIT 1) p ON true
+         LEFT JOIN LATERAL (SELECT sender_id FROM collections WHERE id = e.collection_id LIMIT 1) c ON true
         WHERE e.wallet_id = $1 AND e.id > $5 AND e.id <= $6 AND e.created_at >= $2 AND e.created_at < $3
         ORDER BY e.wallet_id, e.id LIMIT $4`,
       [
