@@ -33,19 +33,31 @@ CREATE FUNCTION payout_open_many(
 DECLARE
   i int4;
   v_payout payouts;
+  v_wallet text;
+  v_merchant text;
+  v_period text;
 BEGIN
-  -- NO KEY UPDATE, as payout_open takes a wallet (its payout rows' foreign keys hold KEY SHARE on it).
-  PERFORM 1 FROM wallets w
-   WHERE (w.id, w.merchant_id) IN (SELECT u.wallet, u.merchant FROM unnest(p_wallets, p_merchants) AS u (wallet, merchant))
-   ORDER BY w.id
-     FOR NO KEY UPDATE;
-  PERFORM 1 FROM merchant_usage mu
-   WHERE (mu.merchant_id, mu.period) IN (
-           SELECT u.merchant, 'D' || u.day FROM unnest(p_merchants, p_days) AS u (merchant, day)
-           UNION ALL
-           SELECT u.merchant, 'M' || u.month FROM unnest(p_merchants, p_months) AS u (merchant, month))
-   ORDER BY mu.merchant_id, mu.period
-     FOR NO KEY UPDATE;
+  -- A group of one takes its locks as a lone call does (payout_open_checked, in the same order): nothing to sort,
+  -- and nothing added to the lone cost. Otherwise each row by its primary key, one statement a row, in order: a key
+  -- lookup always reads one row's versions, where a set-based lock (IN (…) ORDER BY … FOR NO KEY UPDATE) is planned
+  -- once for any group and may scan the whole table, every version of rows each payout rewrites. NO KEY UPDATE, as
+  -- payout_open takes them.
+  IF coalesce(array_length(p_ids, 1), 0) > 1 THEN
+    FOR v_wallet, v_merchant IN
+      SELECT DISTINCT u.wallet, u.merchant FROM unnest(p_wallets, p_merchants) AS u (wallet, merchant) ORDER BY 1, 2
+    LOOP
+      PERFORM 1 FROM wallets WHERE id = v_wallet AND merchant_id = v_merchant FOR NO KEY UPDATE;
+    END LOOP;
+    FOR v_merchant, v_period IN
+      SELECT DISTINCT p.merchant, p.period
+        FROM (SELECT u.merchant, 'D' || u.day AS period FROM unnest(p_merchants, p_days) AS u (merchant, day)
+              UNION ALL
+              SELECT u.merchant, 'M' || u.month FROM unnest(p_merchants, p_months) AS u (merchant, month)) AS p
+       ORDER BY 1, 2
+    LOOP
+      PERFORM 1 FROM merchant_usage WHERE merchant_id = v_merchant AND period = v_period FOR NO KEY UPDATE;
+    END LOOP;
+  END IF;
 
   FOR i IN 1 .. coalesce(array_length(p_ids, 1), 0) LOOP
     o_pos := i;
