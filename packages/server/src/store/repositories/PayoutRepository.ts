@@ -153,7 +153,9 @@ export const PayoutRepository = {
    * Records a new payout with its debit, allowances and first step in one statement, the only round trip of an
    * initiation (function `payout_open_checked`, migrations 013 and 029, over `payout_open`): it also checks that the
    * merchant is active with the token's credentials version and owns the wallet, reads the allowances and the pricing
-   * plan from the merchant's rows, and debits the fee and its GST with the amount. Null when the merchant already used the sender_id; PayoutOpenRefused for every refusal.
+   * plan from the merchant's rows, and debits the fee and its GST with the amount. Null when the merchant already
+   * used the sender_id; PayoutOpenRefused for every refusal. Initiations go through `openMany` (in groups); this lone
+   * call is the reference the group's answers are tested against.
    */
   async open(q: Queryable, p: Payout, terms: OpenTerms): Promise<Payout | null> {
     try {
