@@ -22,8 +22,8 @@
 -- Each row answers one element, by position (1-based): a recorded payout in `o_payout`; or nothing in both
 -- `o_payout` and `o_sqlstate` for a sender_id the merchant already used (as `payout_open_checked` returns no row);
 -- or the SQLSTATE and message of the error that refused it (PR001, PR008, PR002, PR010, PR011, PR015, or any other,
--- which the caller raises for that element alone). A deadlock or serialization failure is not an element's answer:
--- it fails the statement, and the driver runs it again.
+-- which the caller raises for that element alone). A deadlock or serialization failure, or a plan that a migration
+-- made stale, is not an element's answer: it fails the statement, and the driver runs it again.
 CREATE FUNCTION payout_open_many(
   p_ids text[], p_merchants text[], p_cvs int4[], p_wallets text[], p_senders text[], p_amounts int8[],
   p_modes text[], p_names text[], p_accounts text[], p_ifscs text[], p_banks text[], p_remarks text[],
@@ -79,8 +79,15 @@ BEGIN
       WHEN deadlock_detected OR serialization_failure THEN
         RAISE;
       WHEN OTHERS THEN
-      o_sqlstate := SQLSTATE;
-      o_message := SQLERRM;
+        -- Nor is a plan that a migration made stale (a table gained a column while this instance serves): it fails
+        -- the statement, which the driver runs again on a fresh connection, as it does for a lone call
+        -- (store/pgDatabase.ts); answered per element, every initiation of the group would get a 5000.
+        IF (SQLSTATE = '0A000' AND SQLERRM LIKE 'cached plan must not change result type%')
+           OR (SQLSTATE = '42804' AND SQLERRM LIKE 'structure of query does not match function result type%') THEN
+          RAISE;
+        END IF;
+        o_sqlstate := SQLSTATE;
+        o_message := SQLERRM;
     END;
     RETURN NEXT;
   END LOOP;
