@@ -483,7 +483,13 @@ export async function createServer(config: Config, options: ServerOptions): Prom
       : null;
 
   const settlementScheduler = new SettlementScheduler(settlements, config.settlementScanMs, options.logger);
-  const retention = new Retention(db, clock, options.logger, { days: config.retentionDays });
+  const retention = new Retention(db, clock, options.logger, {
+    days: config.retentionDays,
+    onRemoved: (removed) => {
+      metrics.retentionRemoved.inc({ kind: 'deliveries' }, removed.deliveries);
+      metrics.retentionRemoved.inc({ kind: 'attempts' }, removed.attempts);
+    },
+  });
 
   // PGlite has no autovacuum (single-user PostgreSQL): the server vacuums the tables it churns itself.
   const vacuum = new PgliteVacuum(db, (err) => options.logger.warn({ err }, 'PGlite vacuum pass failed'));

@@ -16,6 +16,8 @@ export interface RetentionOptions {
   batch?: number;
   /** Batches per pass at most, so that a first pass over years of deliveries shares the database; default 100. */
   maxBatches?: number;
+  /** Told what each batch removed, once it is committed (the metrics' counter). */
+  onRemoved?: (removed: { deliveries: number; attempts: number }) => void;
 }
 
 const DAY_MS = 86_400_000;
@@ -91,6 +93,7 @@ export class Retention {
       );
       removed.deliveries += batch.deliveries;
       removed.attempts += batch.attempts;
+      if (batch.deliveries > 0) this.options.onRemoved?.(batch);
       if (batch.deliveries < this.batch) break;
     }
     // PostgreSQL's autovacuum makes the freed space reusable; PGlite has none.

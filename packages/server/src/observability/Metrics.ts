@@ -55,6 +55,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** What retention removed (jobs/Retention.ts): delivered webhook deliveries past PAYRAIL_RETENTION_DAYS. */
+  readonly retentionRemoved = new Counter({
+    name: 'payrail_retention_removed_total',
+    help: 'Delivered webhook deliveries and their attempts removed by retention',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
   readonly payoutsRejected = new Counter({
     name: 'payrail_payouts_rejected_total',
     help: 'Payout initiations refused, by response code',

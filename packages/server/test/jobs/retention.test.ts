@@ -98,6 +98,10 @@ describe.each(ENGINES)('retention of webhook deliveries on %s', (engine) => {
     expect(await left('FAILED')).toEqual({ deliveries: 4, attempts: 12 });
     expect((await left('PENDING'))?.deliveries).toBe(2);
     expect(await untouched()).toBe(before);
+    // What went is counted for the operator's dashboards.
+    const metrics = await (await fetch(`${t.url}/metrics`)).text();
+    expect(metrics).toMatch(/^payrail_retention_removed_total\{kind="deliveries"\} 2348$/m);
+    expect(metrics).toMatch(/^payrail_retention_removed_total\{kind="attempts"\} 4693$/m);
   });
 });
 
