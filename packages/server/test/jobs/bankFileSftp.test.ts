@@ -1,13 +1,12 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateOnce } from '../../../cli/src/bankSimulator.ts';
 import { bankFileSettings } from '../../src/bankFileConfig.ts';
 import { SftpTransport } from '../../src/rails/bankfile/transport.ts';
 import { fundedMerchant, initiateOk, payoutRequest, SANDBOX, waitForStatus } from '../support/payoutFixtures.ts';
 import { ENGINES, startTestServer } from '../support/testServer.ts';
-import { startInProcessSftp } from '../support/inProcessSftp.ts';
+import { sshKeyPair, startInProcessSftp } from '../support/inProcessSftp.ts';
 import { SSHD, sshdAvailable, startSshd, type TempSshd } from '../support/tempSshd.ts';
 import { BANKFILE_ENV } from '../support/bankFiles.ts';
 
@@ -74,7 +73,7 @@ const overSftp = (start: () => Promise<TempSshd>) => () => {
 
   it('is refused with a key the server does not know', async () => {
     const keyFile = join(sshd.root, '..', 'unknown_key');
-    await writeFile(keyFile, ssh2.utils.generateKeyPairSync('ed25519').private, { mode: 0o600 });
+    await writeFile(keyFile, sshKeyPair().private, { mode: 0o600 });
     const transport = new SftpTransport(bankFileSettings({ ...env(), PAYRAIL_BANKFILE_SFTP_KEY_FILE: keyFile }).sftp!);
     await expect(transport.list('inbox')).rejects.toThrow(/authentication/i);
     await transport.close();

@@ -41,9 +41,23 @@ function parse(key: string | Buffer): ParsedKey {
   return parsed;
 }
 
+/**
+ * An ed25519 key pair in OpenSSH form that ssh2 itself can read back. ssh2's generateKeyPairSync drops a leading zero
+ * byte of the 32-byte public key (about one key in 256: "Malformed OpenSSH public key" when parsed, public and
+ * private alike), which failed a CI run; such a pair is made again.
+ */
+export function sshKeyPair(comment = 'payrail-test'): { private: string; public: string } {
+  for (;;) {
+    const keys = utils.generateKeyPairSync('ed25519', { comment });
+    if (!(utils.parseKey(keys.public) instanceof Error) && !(utils.parseKey(keys.private) instanceof Error)) {
+      return keys;
+    }
+  }
+}
+
 /** An ed25519 key pair, and the fingerprint `ssh-keygen -lf` prints for its public key. */
 function keyPair(): { privateKey: string; publicKey: ParsedKey; fingerprint: string } {
-  const keys = utils.generateKeyPairSync('ed25519', { comment: 'payrail-test' });
+  const keys = sshKeyPair();
   const publicKey = parse(keys.public);
   const digest = createHash('sha256').update(publicKey.getPublicSSH()).digest('base64');
   return { privateKey: keys.private, publicKey, fingerprint: `SHA256:${digest.replace(/=+$/, '')}` };
