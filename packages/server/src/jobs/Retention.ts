@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { Database } from '../store/Database.ts';
 import { RetentionRepository } from '../store/repositories/RetentionRepository.ts';
+import { PeriodicPass } from './PeriodicPass.ts';
 
 export interface RetentionLog {
   info(obj: object, msg: string): void;
@@ -39,10 +40,7 @@ export interface RetentionPass {
  * next.
  */
 export class Retention {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<RetentionPass | null> | null = null;
-  private stopped = false;
-  private readonly scanMs: number;
+  private readonly passes: PeriodicPass<RetentionPass | null>;
   private readonly batch: number;
   private readonly maxBatches: number;
 
@@ -52,42 +50,33 @@ export class Retention {
     private readonly log: RetentionLog,
     private readonly options: RetentionOptions,
   ) {
-    this.scanMs = options.scanMs ?? 300_000;
     this.batch = options.batch ?? 1_000;
     this.maxBatches = options.maxBatches ?? 100;
+    this.passes = new PeriodicPass(
+      options.scanMs ?? 300_000,
+      () => this.pass(),
+      (err) => log.warn({ err }, 'retention pass failed; tried again at the next one'),
+    );
   }
 
   start(): void {
-    if (this.timer || this.stopped || this.options.days === null) return;
-    this.schedule();
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      void this.run().finally(() => this.schedule());
-    }, this.scanMs);
-    this.timer.unref?.();
+    if (this.options.days !== null) this.passes.start();
   }
 
   /** One pass now (null: retention is off, or the pass failed); never overlaps itself. */
   run(): Promise<RetentionPass | null> {
-    this.running ??= this.pass()
-      .catch((err: unknown) => {
-        this.log.warn({ err }, 'retention pass failed; tried again at the next one');
-        return null;
-      })
-      .finally(() => {
-        this.running = null;
-      });
-    return this.running;
+    return this.passes.run();
+  }
+
+  stop(): Promise<void> {
+    return this.passes.stop();
   }
 
   private async pass(): Promise<RetentionPass | null> {
     if (this.options.days === null) return null;
     const before = new Date(this.clock() - this.options.days * DAY_MS);
     const removed: RetentionPass = { deliveries: 0, attempts: 0, before };
-    for (let i = 0; i < this.maxBatches && !this.stopped; i++) {
+    for (let i = 0; i < this.maxBatches && !this.passes.stopped; i++) {
       const batch = await this.db.transaction((tx) =>
         RetentionRepository.removeDeliveredBefore(tx, before, this.batch),
       );
@@ -105,12 +94,5 @@ export class Retention {
       );
     }
     return removed;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
   }
 }

@@ -1,4 +1,5 @@
 import type { SettlementService } from '../services/SettlementService.ts';
+import { PeriodicPass } from './PeriodicPass.ts';
 
 export interface SchedulerLog {
   warn(obj: object, msg: string): void;
@@ -12,50 +13,29 @@ export interface SchedulerLog {
  * often to ask. A failed pass is logged and tried again at the next one.
  */
 export class SettlementScheduler {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = false;
+  private readonly passes: PeriodicPass<void>;
 
-  constructor(
-    private readonly settlements: SettlementService,
-    private readonly scanMs: number,
-    private readonly log: SchedulerLog,
-  ) {}
-
-  start(): void {
-    if (this.timer || this.stopped) return;
-    this.schedule();
+  constructor(settlements: SettlementService, scanMs: number, log: SchedulerLog) {
+    this.passes = new PeriodicPass(
+      scanMs,
+      async () => {
+        const result = await settlements.runDue();
+        if (result.settlements.length > 0) log.info({ settlements: result.settlements.length }, 'settlements opened');
+      },
+      (err) => log.warn({ err }, 'settlement pass failed; tried again at the next one'),
+    );
   }
 
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      void this.run().finally(() => this.schedule());
-    }, this.scanMs);
-    this.timer.unref?.();
+  start(): void {
+    this.passes.start();
   }
 
   /** One pass now; never overlaps itself. */
-  run(): Promise<void> {
-    if (this.running) return this.running;
-    this.running = this.settlements
-      .runDue()
-      .then((result) => {
-        if (result.settlements.length > 0) {
-          this.log.info({ settlements: result.settlements.length }, 'settlements opened');
-        }
-      })
-      .catch((err: unknown) => this.log.warn({ err }, 'settlement pass failed; tried again at the next one'))
-      .finally(() => {
-        this.running = null;
-      });
-    return this.running;
+  async run(): Promise<void> {
+    await this.passes.run();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.passes.stop();
   }
 }
