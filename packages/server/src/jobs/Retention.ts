@@ -85,8 +85,6 @@ export class Retention {
       if (batch.deliveries > 0) this.options.onRemoved?.(batch);
       if (batch.deliveries < this.batch) break;
     }
-    // PostgreSQL's autovacuum makes the freed space reusable; PGlite has none.
-    if (removed.deliveries > 0 && this.db.engine === 'pglite') await RetentionRepository.reclaim(this.db);
     if (removed.deliveries > 0) {
       this.log.info(
         { deliveries: removed.deliveries, attempts: removed.attempts, before: before.toISOString() },

@@ -5,8 +5,12 @@ import type { Database } from './Database.ts';
  * done, balances and allowance counters. Their dead row versions pile up fastest: vacuumed at every pass.
  */
 const QUEUE_TABLES = ['jobs', 'webhook_deliveries', 'wallets', 'merchant_usage'];
-/** The large tables, whose rows change status a few times each: vacuumed and analyzed at every FULL_EVERY-th pass. */
-const LARGE_TABLES = ['payouts', 'collections'];
+/**
+ * The large tables, vacuumed and analyzed at every FULL_EVERY-th pass: payouts and collections, whose rows change
+ * status a few times each, and webhook attempts, append-only but for retention's removals (jobs/Retention.ts), whose
+ * space a vacuum makes reusable.
+ */
+const LARGE_TABLES = ['payouts', 'collections', 'webhook_attempts'];
 const FULL_EVERY = 6;
 
 /** Default interval: a pass costs ~0.1–0.3 s of PGlite's one connection under load, so a few percent at most. */

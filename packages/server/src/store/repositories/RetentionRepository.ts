@@ -31,13 +31,4 @@ export const RetentionRepository = {
     const deliveries = await q.query('DELETE FROM webhook_deliveries WHERE id = ANY($1::text[])', [ids]);
     return { deliveries: deliveries.rowCount, attempts: attempts.rowCount };
   },
-
-  /**
-   * On PGlite, which has no autovacuum: makes the space of removed rows reusable by new ones. PgliteVacuum vacuums
-   * the deliveries every few seconds already but never the attempts, which were append-only before retention, so
-   * without this their table would grow as if nothing had been removed. Not inside a transaction.
-   */
-  async reclaim(q: Queryable): Promise<void> {
-    await q.exec('VACUUM webhook_attempts, webhook_deliveries');
-  },
 };
