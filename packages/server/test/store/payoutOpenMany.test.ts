@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.ts';
-import { newId } from '../../src/domain/ids.ts';
 import type { Payout } from '../../src/domain/Payout.ts';
 import { parsePricingPlan } from '../../src/domain/pricingPlan.ts';
 import { MerchantService } from '../../src/services/MerchantService.ts';
@@ -12,6 +11,7 @@ import { LedgerRepository } from '../../src/store/repositories/LedgerRepository.
 import { PayoutOpenRefused, PayoutRepository, type OpenTerms } from '../../src/store/repositories/PayoutRepository.ts';
 import { PricingRepository } from '../../src/store/repositories/PricingRepository.ts';
 import { testDatabases, type TestDatabase } from '../support/testDatabase.ts';
+import { draftPayout } from '../support/payoutFixtures.ts';
 import { ENGINES } from '../support/testServer.ts';
 
 /**
@@ -110,36 +110,15 @@ describe.each(ENGINES)('payouts opened in groups answer as one at a time (%s)', 
   }
 
   function request(w: World, step: Step, requirePricing: boolean): { payout: Payout; terms: OpenTerms } {
-    const now = new Date();
     const merchant = w.merchants[step.m]!;
     return {
-      payout: {
-        id: newId('payout', now.getTime()),
+      payout: draftPayout({
         merchantId: merchant.id,
         walletId: w.wallets[step.m]![step.w]!,
         senderId: `s-${step.s}`,
         amount: step.amount,
-        fee: 0n,
-        tax: 0n,
         paymentMode: step.mode,
-        beneficiary: { name: 'Asha Rao', accountNumber: '100000000001', ifsc: 'SBOX0000001', bankName: 'Sandbox Bank' },
-        remarks: '',
-        callbackUrl: null,
-        scheme: 'v2',
-        status: 'INITIATED',
-        statusMessage: 'Payout accepted',
-        utr: '',
-        rail: 'sandbox',
-        railReference: null,
-        submittedAt: null,
-        submitAttempts: 0,
-        railError: null,
-        failureReason: null,
-        istDay: '2026-11-28',
-        istMonth: '2026-11',
-        createdAt: now,
-        updatedAt: now,
-      },
+      }),
       terms: {
         credentialsVersion: step.staleToken ? merchant.cv - 1 : merchant.cv,
         firstStepDelayMs: 0,

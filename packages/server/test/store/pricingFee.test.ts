@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.ts';
-import { newId } from '../../src/domain/ids.ts';
 import type { Payout } from '../../src/domain/Payout.ts';
 import { parsePricingPlan, PRICED_PRODUCTS, type PricingPlan, type Slab } from '../../src/domain/pricingPlan.ts';
 import { MerchantService } from '../../src/services/MerchantService.ts';
@@ -11,6 +10,7 @@ import { LedgerRepository } from '../../src/store/repositories/LedgerRepository.
 import { PayoutOpenRefused, PayoutRepository } from '../../src/store/repositories/PayoutRepository.ts';
 import { PricingRepository } from '../../src/store/repositories/PricingRepository.ts';
 import { testDatabases, type TestDatabase } from '../support/testDatabase.ts';
+import { draftPayout } from '../support/payoutFixtures.ts';
 import { ENGINES } from '../support/testServer.ts';
 
 /**
@@ -133,36 +133,14 @@ describe.each(ENGINES)('pricing in the database on %s', (engine) => {
   });
 
   /** A payout as PayoutService would draft it, on the merchant's wallet. */
-  const draft = (merchantId: string, walletId: string, amount: bigint, i: number): Payout => {
-    const now = new Date();
-    return {
-      id: newId('payout', now.getTime()),
+  const draft = (merchantId: string, walletId: string, amount: bigint, i: number): Payout =>
+    draftPayout({
       merchantId,
       walletId,
       senderId: `fee-${i}-${Math.random().toString(36).slice(2)}`,
       amount,
-      fee: 0n,
-      tax: 0n,
       paymentMode: i % 2 === 0 ? 'IMPS' : 'NEFT',
-      beneficiary: { name: 'Asha Rao', accountNumber: '100000000001', ifsc: 'SBOX0000001', bankName: 'Sandbox Bank' },
-      remarks: '',
-      callbackUrl: null,
-      scheme: 'v2',
-      status: 'INITIATED',
-      statusMessage: 'Payout accepted',
-      utr: '',
-      rail: 'sandbox',
-      railReference: null,
-      submittedAt: null,
-      submitAttempts: 0,
-      railError: null,
-      failureReason: null,
-      istDay: '2026-11-28',
-      istMonth: '2026-11',
-      createdAt: now,
-      updatedAt: now,
-    };
-  };
+    });
 
   it('debits and refunds fee and GST with the amount, and the platform books sum to zero (property)', async () => {
     await fc.assert(

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Scheme } from '@payrail/protocol';
 import { expect } from 'vitest';
+import { newId } from '../../src/domain/ids.ts';
+import type { Payout } from '../../src/domain/Payout.ts';
 import { admin, createMerchant, MerchantClient, type TestMerchant } from './merchantClient.ts';
 import { eventually } from './webhookReceiver.ts';
 
@@ -203,4 +205,38 @@ export async function initiateOk(client: MerchantClient, plain: unknown): Promis
   }
   expect(res.status).toBe(200);
   return res.data as Record<string, unknown>;
+}
+
+/**
+ * A payout as PayoutService drafts it before the store opens it (INITIATED, no fee yet: the database prices it), for
+ * the store tests that call the repository directly; `fields` gives what the test varies.
+ */
+export function draftPayout(
+  fields: Pick<Payout, 'merchantId' | 'walletId' | 'senderId' | 'amount'> & Partial<Payout>,
+): Payout {
+  const now = new Date();
+  return {
+    id: newId('payout', now.getTime()),
+    fee: 0n,
+    tax: 0n,
+    paymentMode: 'IMPS',
+    beneficiary: { name: 'Asha Rao', accountNumber: '100000000001', ifsc: 'SBOX0000001', bankName: 'Sandbox Bank' },
+    remarks: '',
+    callbackUrl: null,
+    scheme: 'v2',
+    status: 'INITIATED',
+    statusMessage: 'Payout accepted',
+    utr: '',
+    rail: 'sandbox',
+    railReference: null,
+    submittedAt: null,
+    submitAttempts: 0,
+    railError: null,
+    failureReason: null,
+    istDay: '2026-11-28',
+    istMonth: '2026-11',
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
+  };
 }
