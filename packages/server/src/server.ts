@@ -86,6 +86,7 @@ import { ConfigError } from './config.ts';
 import { prepareSecretsAtRest } from './services/SecretsAtRest.ts';
 import { PgliteVacuum } from './store/PgliteVacuum.ts';
 import { SettlementService } from './services/SettlementService.ts';
+import { LedgerClosings } from './jobs/LedgerClosings.ts';
 import { Retention } from './jobs/Retention.ts';
 import { SettlementScheduler } from './jobs/SettlementScheduler.ts';
 import { MerchantRepository } from './store/repositories/MerchantRepository.ts';
@@ -111,6 +112,8 @@ export interface PayrailServer {
   worker: Worker;
   /** The worker's retention of delivered webhook deliveries (PAYRAIL_RETENTION_DAYS); tests run a pass by hand. */
   retention: Retention;
+  /** The worker's closing of ledger days for statements' opening balances (migration 044); tests run a pass by hand. */
+  ledgerClosings: LedgerClosings;
   /** Where a bank connector's notification handler reports outcomes (docs/internals/connector-interface.md). */
   bankNotifications: BankNotifications;
   /** Where a PSP integration reports collection outcomes (docs/operator/live-mode.md). */
@@ -491,6 +494,8 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     },
   });
 
+  const ledgerClosings = new LedgerClosings(db, options.logger);
+
   // PGlite has no autovacuum (single-user PostgreSQL): the server vacuums the tables it churns itself.
   const vacuum = new PgliteVacuum(db, (err) => options.logger.warn({ err }, 'PGlite vacuum pass failed'));
   let closed = false;
@@ -506,6 +511,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
     adminTokenCreated: admin.created,
     worker,
     retention,
+    ledgerClosings,
     bankNotifications,
     collectionNotifications,
     identity: () => health.identity(),
@@ -526,6 +532,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
       if (runWorker) {
         settlementScheduler.start();
         retention.start();
+        ledgerClosings.start();
         bankFileJobs?.cutoff.start();
         bankFileJobs?.inbox.start();
       }
@@ -540,6 +547,7 @@ export async function createServer(config: Config, options: ServerOptions): Prom
       await vacuum.stop();
       await settlementScheduler.stop();
       await retention.stop();
+      await ledgerClosings.stop();
       await bankFileJobs?.cutoff.stop();
       await bankFileJobs?.inbox.stop();
       await bankFileJobs?.transport.close();

@@ -16,6 +16,19 @@ interface EntryRow {
   settlement: boolean | null;
 }
 
+/**
+ * The sum of wallet $1's entries created before $2 (timestamptz): its last closing on a day before $2's UTC day, and
+ * the entries from the start of the next day (or from the first entry, with no closing) up to $2.
+ */
+export const openingBalanceSql = `(SELECT (coalesce(c.closing, 0) + coalesce((
+            SELECT sum(e.amount) FROM ledger_entries e
+             WHERE e.wallet_id = $1 AND e.created_at < $2::timestamptz
+               AND e.created_at >= coalesce(((c.day + 1)::timestamp AT TIME ZONE 'UTC'), '-infinity')), 0))::int8
+     FROM (SELECT 1) one
+     LEFT JOIN LATERAL (SELECT day, closing FROM ledger_day_closings
+                         WHERE wallet_id = $1 AND day < ($2::timestamptz AT TIME ZONE 'UTC')::date
+                         ORDER BY day DESC LIMIT 1) c ON true)`;
+
 /** The ledger read as a statement: the sum before a range, and the entries inside it in ledger order. */
 export const StatementRepository = {
   /**
@@ -31,13 +44,15 @@ export const StatementRepository = {
     await q.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
   },
 
-  /** Sum of the wallet's entries before `from` (0 when `from` is null: the statement starts at the beginning). */
+  /**
+   * Sum of the wallet's entries before `from` (0 when `from` is null: the statement starts at the beginning): the
+   * wallet's last day closing before `from`'s UTC day (migration 044), plus its entries from the day after that
+   * closing up to `from`. Once the worker has closed yesterday, that is at most two days of the wallet's entries
+   * (ledger_by_wallet_time, index-only), whatever its history; a wallet never closed sums from its first entry.
+   */
   async openingBalance(q: Queryable, walletId: string, from: Date | null): Promise<bigint> {
     if (from === null) return 0n;
-    const { rows } = await q.query<{ total: bigint | null }>(
-      'SELECT sum(amount)::int8 AS total FROM ledger_entries WHERE wallet_id = $1 AND created_at < $2',
-      [walletId, from],
-    );
+    const { rows } = await q.query<{ total: bigint | null }>(`SELECT ${openingBalanceSql} AS total`, [walletId, from]);
     return BigInt(rows[0]?.total ?? 0n);
   },
 
@@ -52,8 +67,7 @@ export const StatementRepository = {
     from: Date | null,
   ): Promise<{ opening: bigint; lastId: bigint }> {
     const { rows } = await q.query<{ total: bigint | null; last_id: bigint | null }>(
-      `SELECT (SELECT sum(amount)::int8 FROM ledger_entries
-                WHERE wallet_id = $1 AND $2::timestamptz IS NOT NULL AND created_at < $2) AS total,
+      `SELECT CASE WHEN $2::timestamptz IS NULL THEN 0 ELSE ${openingBalanceSql} END AS total,
               (SELECT max(id) FROM ledger_entries) AS last_id`,
       [walletId, from],
     );
