@@ -243,6 +243,30 @@ async function sizes(url: string): Promise<string> {
   }
 }
 
+/**
+ * Closes the loaded days as the worker's ledger closing pass does (jobs/LedgerClosings.ts, migration 044), which the
+ * server's start ran on a ledger still empty and would run again only a quarter of an hour later: statements then
+ * open from a day's closing, as on a database the worker has kept up with. Says how long it took.
+ */
+async function closeLedgerDays(url: string, log: (m: string) => void) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`SET statement_timeout = 0`);
+    const t0 = performance.now();
+    let days = 0;
+    for (;;) {
+      const { rows } = await client.query<{ closed: number }>('SELECT ledger_close_days(31) AS closed');
+      days += Number(rows[0]?.closed ?? 0);
+      if (Number(rows[0]?.closed ?? 0) < 31) break;
+    }
+    await client.query('ANALYZE ledger_day_closings');
+    log(`scale: closed ${days} ledger days in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  } finally {
+    await client.end();
+  }
+}
+
 /** The wallet with the most entries on the statement's day (in an existing database, the busiest). */
 async function busiestWallet(url: string, from: Date, to: Date): Promise<string | null> {
   const client = new pg.Client({ connectionString: url });
@@ -374,6 +398,7 @@ export async function benchScale(o: {
     ] as const) {
       if (label === 'loaded' && existing) {
         const url = await start(existing);
+        await closeLedgerDays(existing, o.log);
         const walletId = await busiestWallet(existing, dayFrom, new Date(dayFrom.getTime() + DAY_MS));
         sides.push({ label, url, wallets: { busiest: walletId, steady: walletId } });
         continue;
@@ -387,6 +412,7 @@ export async function benchScale(o: {
         const t0 = performance.now();
         await load(place, wallets, { first: 0, count, now, pass: 1 }, o.log);
         if (label === 'loaded') loadMs = performance.now() - t0;
+        await closeLedgerDays(place, o.log);
       }
       if (keep) o.log(`scale: kept, BENCH_SCALE_DATABASE_URL=${place}`);
       sides.push({
