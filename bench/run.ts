@@ -50,9 +50,10 @@ import { benchTokens, tokenTable } from './tokenBench.ts';
  * BENCH_INVOICE_TRANSACTIONS),
  * BENCH_ONLY=statement (a month's statement of one wallet, BENCH_STATEMENT_ENTRIES entries (default 120,000), streamed
  *   as CSV and JSON lines, bench/statement.ts: entries a second and the server's RSS),
- * BENCH_ONLY=scale (the console's daily calls on an empty database, a small one and one of BENCH_SCALE_PAYOUTS payouts
- * over 90 days, bench/scale.ts; PostgreSQL only; BENCH_SCALE_BASE, BENCH_SCALE_ROUNDS, BENCH_SCALE_KEEP=1 keeps the
- * loaded schema, BENCH_SCALE_DATABASE_URL measures an existing database),
+ * BENCH_ONLY=scale (the console's and the merchant API's daily calls on an empty database, a small one and one of
+ * BENCH_SCALE_PAYOUTS payouts over 90 days, bench/scale.ts; PostgreSQL unless BENCH_ENGINES is set: BENCH_ENGINES=pglite
+ * runs it on PGlite, default 200,000 payouts there; BENCH_SCALE_BASE, BENCH_SCALE_ROUNDS, BENCH_SCALE_KEEP=1 keeps the
+ * loaded schema or directory, BENCH_SCALE_DATABASE_URL measures an existing PostgreSQL database),
  * BENCH_ONLY=bankfile (cutting a pain.001 and applying a camt.054 of bench/bankfile.ts; BENCH_BANKFILE_PAYOUTS),
  * BENCH_ONLY=deposits (a camt.054 of 10,000 credits to virtual accounts applied as deposits, bench/deposits.ts;
  * BENCH_DEPOSITS, BENCH_DEPOSIT_WALLETS),
@@ -850,12 +851,15 @@ async function main() {
   // BENCH_ONLY=scale: the operators' daily calls, empty vs BENCH_SCALE_PAYOUTS payouts (bench/scale.ts, issue 35).
   if (process.env.BENCH_ONLY === 'scale') {
     const { benchScale, scaleTable } = await import('./scale.ts');
-    const result = await benchScale({
-      env: baseEnv(),
-      databaseUrl: process.env.BENCH_DATABASE_URL,
-      log: (m) => log('postgres', m),
-    });
-    process.stdout.write(`\n${scaleTable(result)}\n`);
+    // PostgreSQL alone unless BENCH_ENGINES names the engines: the documented PostgreSQL command stays one engine.
+    for (const engine of process.env.BENCH_ENGINES ? engines : (['postgres'] as Engine[])) {
+      const result = await benchScale(engine, {
+        env: baseEnv(),
+        databaseUrl: process.env.BENCH_DATABASE_URL,
+        log: (m) => log(engine, m),
+      });
+      process.stdout.write(`\n${scaleTable(result)}\n`);
+    }
     return;
   }
   // BENCH_ONLY=recon: importing and matching a camt.053 of 10,000 entries (bench/recon.ts).
