@@ -181,7 +181,7 @@ const admin = {
     body: A.payoutReturnBody,
     response: { 200: A.adminPayoutView },
   },
-  'GET /admin/v1/ledger/verify': { response: { 200: A.ledgerVerification } },
+  'GET /admin/v1/ledger/verify': { querystring: A.ledgerVerifyQuery, response: { 200: A.ledgerVerification } },
   'GET /admin/v1/platform/wallets': { response: { 200: A.platformWalletList } },
   'GET /admin/v1/platform/fees': { querystring: A.platformFeesQuery, response: { 200: A.platformFeeReport } },
   'GET /admin/v1/collections': { querystring: A.collectionListQuery, response: { 200: A.collectionPage } },

@@ -120,7 +120,8 @@ export class PayoutAdminService {
     return events.map((e) => (e.type === 'status' && e.to === 'SUCCESS' && payout.utr ? { ...e, utr: payout.utr } : e));
   }
 
-  verifyLedger() {
-    return LedgerRepository.verify(this.db);
+  /** The ledger check; `full` re-adds every entry instead of starting from the closed days (LedgerRepository.verify). */
+  verifyLedger(full = false) {
+    return LedgerRepository.verify(this.db, full);
   }
 }

@@ -284,6 +284,17 @@ describe.each(ENGINES)('admin payouts on %s', (engine) => {
       expect(res.body.wallets_checked).toBe(Number(rows[0]?.n));
       expect(res.body.wallets_checked).toBeGreaterThan(0);
     });
+
+    it('adds every entry with full=true, the same answer; any other value of full is a 400 naming it', async () => {
+      const quick = await admin(t.url, 'GET', '/admin/v1/ledger/verify');
+      const full = await admin(t.url, 'GET', '/admin/v1/ledger/verify?full=true');
+      expect(full.status).toBe(200);
+      expect(full.body).toEqual(quick.body);
+      expect((await admin(t.url, 'GET', '/admin/v1/ledger/verify?full=false')).body).toEqual(quick.body);
+      const bad = await admin(t.url, 'GET', '/admin/v1/ledger/verify?full=yes');
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(bad.body)).toContain('full');
+    });
   });
 
   describe('the database refuses what the state machine does not allow', () => {

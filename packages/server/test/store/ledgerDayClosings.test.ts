@@ -5,6 +5,7 @@ import { systemClock } from '../../src/clock.ts';
 import { MerchantService } from '../../src/services/MerchantService.ts';
 import type { Database, Queryable } from '../../src/store/Database.ts';
 import { migrate } from '../../src/store/migrate.ts';
+import { LedgerRepository } from '../../src/store/repositories/LedgerRepository.ts';
 import { LedgerClosingRepository } from '../../src/store/repositories/LedgerClosingRepository.ts';
 import { openingBalanceSql, StatementRepository } from '../../src/store/repositories/StatementRepository.ts';
 import { testDatabases, type TestDatabase } from '../support/testDatabase.ts';
@@ -120,6 +121,39 @@ describe.each(ENGINES)('ledger day closings on %s', (engine) => {
                                AND e.created_at < ((c.day + 1)::timestamp AT TIME ZONE 'UTC'))`,
     );
     expect(BigInt((rows[0] as { wrong: bigint }).wrong)).toBe(0n);
+  });
+
+  it('verify from the closings finds what the full re-add finds: a balance moved by hand, a one-sided fee', async () => {
+    // After the property: many wallets with closed days and today's entries.
+    await closeAll();
+    const clean = await LedgerRepository.verify(db);
+    expect(clean).toMatchObject({ mismatches: [], unbalancedKinds: [] });
+    expect(clean).toEqual(await LedgerRepository.verify(db, true));
+    const wallet = (await merchants.create('Closings Verify')).wallet.id;
+    await entry(db, wallet, 7_000n, midnight(4));
+    await entry(db, wallet, 5_000n, new Date(Date.now() - 1000));
+    // A balance no entry explains, and a fee with no platform side: one on a closed day, one today.
+    await db.query('UPDATE wallets SET balance = balance + 1 WHERE id = $1', [wallet]);
+    await db.query(
+      `INSERT INTO ledger_entries (wallet_id, kind, amount, balance_after, payout_id, created_at)
+       VALUES ($1, 'payout_fee', -300, 0, 'PT-fee-closed', $2), ($1, 'payout_fee_gst', -54, 0, 'PT-fee-today', now())`,
+      [wallet, midnight(2)],
+    );
+    const found = await LedgerRepository.verify(db);
+    expect(found.mismatches).toEqual([{ wallet_id: wallet, balance: '11647', ledger_sum: '11646' }]);
+    expect(found.unbalancedKinds).toEqual([
+      { kind: 'payout_fee', sum: -300n },
+      { kind: 'payout_fee_gst', sum: -54n },
+    ]);
+    expect(found).toEqual(await LedgerRepository.verify(db, true));
+    // Put the books right for the tests after this one.
+    await db.query('UPDATE wallets SET balance = balance - 1 WHERE id = $1', [wallet]);
+    await db.query(
+      `INSERT INTO ledger_entries (wallet_id, kind, amount, balance_after, payout_id, created_at)
+       VALUES ('PW_FEES', 'payout_fee', 300, 0, 'PT-fee-closed', $1), ('PW_GST', 'payout_fee_gst', 54, 0, 'PT-fee-today', now())`,
+      [midnight(2)],
+    );
+    expect(await LedgerRepository.verify(db)).toMatchObject({ mismatches: [], unbalancedKinds: [] });
   });
 
   it('the worker pass closes what is final and says how many days', async () => {

@@ -5,6 +5,18 @@ import { bool, integer, rupeesText, text } from '../common.ts';
  * every double-entry kind (the fees and their GST, both ways) summing to zero over all wallets.
  */
 
+export const ledgerVerifyQuery = {
+  type: 'object',
+  properties: {
+    full: {
+      type: 'string',
+      enum: ['true', 'false'],
+      description:
+        'true: add up every entry of the ledger. Default false: start from the days the worker has closed (each wallet’s balance and each kind’s total at the end of each UTC day, summed from the entries when the day was closed) and add the entries after them',
+    },
+  },
+} as const;
+
 export const ledgerVerification = {
   type: 'object',
   properties: {

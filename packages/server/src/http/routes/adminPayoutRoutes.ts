@@ -135,8 +135,9 @@ export function adminPayoutRoutes(
         response: { ...R['GET /admin/v1/ledger/verify'].response, ...adminAuthErrorResponses },
       },
     },
-    async () => {
-      const result = await deps.payoutAdmin.verifyLedger();
+    async (req) => {
+      // The answer has the same fields either way (integrations compare it whole); the query says how it was added.
+      const result = await deps.payoutAdmin.verifyLedger((req.query as { full?: string }).full === 'true');
       return {
         ok: result.mismatches.length === 0 && result.unbalancedKinds.length === 0,
         wallets_checked: result.walletsChecked,

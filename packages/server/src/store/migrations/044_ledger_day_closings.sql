@@ -12,6 +12,12 @@
 -- a fix-up on every late entry and one more write per entry on the initiation path. Closing a day instead costs
 -- the worker one pass a day (ledger_close_days, jobs/LedgerClosings.ts) and costs the initiation path nothing.
 --
+-- ledger_day_kind_totals (day, kind, total, on_platform): the sum of each kind's entries over all wallets that day,
+-- and whether any of them is on a platform wallet (fees, GST, recovery: the other side of a double entry), for the
+-- same days. With the closings they let
+-- GET /admin/v1/ledger/verify add only the entries of the days not yet closed (LedgerRepository.verify); `?full=true`
+-- still re-adds every entry.
+--
 -- When a day is final: every entry created before its end has been committed or rolled back, which holds once
 -- no transaction that started before its end is still open (created_at is its transaction's start). The closing
 -- pass reads the open transactions' starts from pg_stat_activity (client backends of this database; PostgreSQL
@@ -38,6 +44,15 @@ CREATE TABLE ledger_day_closings (
   day       date   NOT NULL,
   closing   bigint NOT NULL,
   PRIMARY KEY (wallet_id, day)
+);
+
+CREATE TABLE ledger_day_kind_totals (
+  day         date    NOT NULL,
+  kind        text    NOT NULL,
+  -- numeric: a kind's total over every wallet (credits, say) is not bounded by one wallet's balance.
+  total       numeric NOT NULL,
+  on_platform boolean NOT NULL,
+  PRIMARY KEY (day, kind)
 );
 
 -- One row: the first UTC day not yet closed (null: none closed yet).
@@ -98,6 +113,16 @@ BEGIN
       SELECT c.closing FROM ledger_day_closings c
        WHERE c.wallet_id = w.id AND c.day < v_from
        ORDER BY c.day DESC LIMIT 1) prev ON true;
+  -- The same days' totals per kind: the wallets' day sums above, read again per kind (a range of
+  -- ledger_by_wallet_time per wallet, with each entry's kind from the table).
+  INSERT INTO ledger_day_kind_totals (day, kind, total, on_platform)
+  SELECT (e.created_at AT TIME ZONE 'UTC')::date, e.kind, sum(e.amount),
+         coalesce(bool_or(w.platform_kind IN ('fees', 'gst', 'recovery')), false)
+    FROM wallets w
+    JOIN ledger_entries e ON e.wallet_id = w.id
+     AND e.created_at >= (v_from::timestamp AT TIME ZONE 'UTC')
+     AND e.created_at < (v_to::timestamp AT TIME ZONE 'UTC')
+   GROUP BY 1, 2;
   UPDATE ledger_closings SET closed_until = v_to;
   RETURN v_to - v_from;
 END $$;
@@ -120,6 +145,13 @@ BEGIN
                      WHERE c.wallet_id = NEW.wallet_id AND c.day < v_day ORDER BY c.day DESC LIMIT 1), 0))
   ON CONFLICT (wallet_id, day) DO NOTHING;
   UPDATE ledger_day_closings SET closing = closing + NEW.amount WHERE wallet_id = NEW.wallet_id AND day >= v_day;
+  INSERT INTO ledger_day_kind_totals (day, kind, total, on_platform)
+  VALUES (v_day, NEW.kind, NEW.amount,
+          EXISTS (SELECT 1 FROM wallets w
+                   WHERE w.id = NEW.wallet_id AND w.platform_kind IN ('fees', 'gst', 'recovery')))
+  ON CONFLICT (day, kind) DO UPDATE
+    SET total = ledger_day_kind_totals.total + EXCLUDED.total,
+        on_platform = ledger_day_kind_totals.on_platform OR EXCLUDED.on_platform;
   RETURN NULL;
 END $$;
 CREATE TRIGGER ledger_closing_backdated AFTER INSERT ON ledger_entries

@@ -82,6 +82,42 @@ function ledgerRefusal(err: unknown): unknown {
   return err;
 }
 
+/** Each wallet's balance beside the sum of all its entries (LedgerRepository.verify, full). */
+const VERIFY_WALLETS_FULL = `SELECT w.id AS wallet_id, w.platform_kind IS NOT NULL AS platform,
+        coalesce(p.balance, w.balance) AS balance, coalesce(s.total, 0)::int8 AS ledger_sum
+   FROM wallets w
+   LEFT JOIN platform_wallet_balances p ON p.id = w.id
+   LEFT JOIN (SELECT wallet_id, sum(amount) AS total FROM ledger_entries GROUP BY wallet_id) s ON s.wallet_id = w.id`;
+
+/**
+ * Each wallet's balance beside its last day closing plus its entries after that day (a range of
+ * ledger_by_wallet_time): the same sum, reading only the entries of days not yet closed.
+ */
+const VERIFY_WALLETS_FROM_CLOSINGS = `SELECT w.id AS wallet_id, w.platform_kind IS NOT NULL AS platform,
+        coalesce(p.balance, w.balance) AS balance, (coalesce(c.closing, 0) + coalesce(t.total, 0))::int8 AS ledger_sum
+   FROM wallets w
+   LEFT JOIN platform_wallet_balances p ON p.id = w.id
+   LEFT JOIN LATERAL (SELECT day, closing FROM ledger_day_closings
+                       WHERE wallet_id = w.id ORDER BY day DESC LIMIT 1) c ON true
+   LEFT JOIN LATERAL (SELECT sum(e.amount) AS total FROM ledger_entries e
+                       WHERE e.wallet_id = w.id
+                         AND e.created_at >= coalesce(((c.day + 1)::timestamp AT TIME ZONE 'UTC'), '-infinity')) t
+     ON true`;
+
+/** Every entry's kind, amount and whether it is on a platform wallet (fees, GST, recovery). */
+const KIND_SUMS_FULL = `SELECT e.kind, e.amount AS total, p.id IS NOT NULL AS on_platform
+   FROM ledger_entries e
+   LEFT JOIN wallets p ON p.id = e.wallet_id AND p.platform_kind IN ('fees', 'gst', 'recovery')`;
+
+/** The closed days' kind totals, and the entries after them as KIND_SUMS_FULL reads them (per wallet, by time). */
+const KIND_SUMS_FROM_CLOSINGS = `SELECT kind, total, on_platform FROM ledger_day_kind_totals
+  UNION ALL
+  SELECT e.kind, e.amount, w.platform_kind IN ('fees', 'gst', 'recovery')
+    FROM wallets w
+    JOIN ledger_entries e ON e.wallet_id = w.id
+     AND e.created_at >= coalesce(((SELECT closed_until FROM ledger_closings)::timestamp AT TIME ZONE 'UTC'),
+                                  '-infinity')`;
+
 /**
  * The ledger is the only way a balance moves: inserting an entry updates its wallet in the same statement
  * (trigger `ledger_apply`), and the wallet's CHECK (balance >= 0) refuses an overdraft atomically.
@@ -185,31 +221,33 @@ export const LedgerRepository = {
    * sender, migration 037), so its deposits and payouts are single entries as a merchant's are. Each check
    * is one statement, so it sees one committed state (a platform wallet's balance moves at commit, into one of its
    * stripes, migration 040: its balance is read from platform_wallet_balances).
+   *
+   * With `full` false, the days the worker has closed (migration 044) are read from their closings and kind totals,
+   * which the closing pass summed from the entries themselves, and only the entries after them are added: a day's
+   * entries, not the ledger's. The ledger is append-only, so a closed day's sums stay the sums of its entries; `full`
+   * re-adds every entry, for an audit that trusts nothing but the entries.
    */
-  async verify(q: Queryable): Promise<{
+  async verify(
+    q: Queryable,
+    full = false,
+  ): Promise<{
     walletsChecked: number;
     platformWalletsChecked: number;
     mismatches: LedgerMismatch[];
     unbalancedKinds: { kind: string; sum: bigint }[];
   }> {
     const { rows } = await q.query<{ wallet_id: string; platform: boolean; balance: bigint; ledger_sum: bigint }>(
-      `SELECT w.id AS wallet_id, w.platform_kind IS NOT NULL AS platform, coalesce(p.balance, w.balance) AS balance,
-              coalesce(s.total, 0)::int8 AS ledger_sum
-         FROM wallets w
-         LEFT JOIN platform_wallet_balances p ON p.id = w.id
-         LEFT JOIN (SELECT wallet_id, sum(amount) AS total FROM ledger_entries GROUP BY wallet_id) s
-           ON s.wallet_id = w.id`,
+      full ? VERIFY_WALLETS_FULL : VERIFY_WALLETS_FROM_CLOSINGS,
     );
     const mismatches = rows
       .filter((r) => r.balance !== r.ledger_sum)
       .map((r) => ({ wallet_id: r.wallet_id, balance: String(r.balance), ledger_sum: String(r.ledger_sum) }));
     const kinds = await q.query<{ kind: string; total: bigint }>(
-      `SELECT e.kind, sum(e.amount)::int8 AS total
-         FROM ledger_entries e
-         LEFT JOIN wallets p ON p.id = e.wallet_id AND p.platform_kind IN ('fees', 'gst', 'recovery')
-        GROUP BY e.kind
-       HAVING sum(e.amount) <> 0 AND (e.kind = ANY ($1::text[]) OR bool_or(p.id IS NOT NULL))
-        ORDER BY e.kind`,
+      `SELECT kind, sum(total)::int8 AS total
+         FROM (${full ? KIND_SUMS_FULL : KIND_SUMS_FROM_CLOSINGS}) k
+        GROUP BY kind
+       HAVING sum(total) <> 0 AND (kind = ANY ($1::text[]) OR bool_or(on_platform))
+        ORDER BY kind`,
       [DOUBLE_ENTRY_KINDS],
     );
     return {
