@@ -362,6 +362,9 @@ describe('operator commands', () => {
       expect(bad.code).toBe(7);
       expect(bad.json.ok).toBe(false);
       expect(JSON.stringify(bad.json.mismatches)).toContain(walletId);
+      const full = await op('ledger', 'verify', '--full', '--json');
+      expect(full.code).toBe(7);
+      expect(full.json).toEqual(bad.json);
     } finally {
       await t.db.query('UPDATE wallets SET balance = balance - 1 WHERE id = $1', [walletId]);
     }

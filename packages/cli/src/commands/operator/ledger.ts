@@ -13,8 +13,13 @@ export function ledgerCommands(program: Command): void {
       "Check every wallet's balance (the platform's included) against the sum of its ledger entries, and that each " +
         'fee kind sums to zero over all wallets (exit 7 on a mismatch)',
     )
-    .action(async (_opts, cmd: Command) => {
-      const r = await adminRequest(cmd, 'GET', '/admin/v1/ledger/verify', undefined, 'ledger verify');
+    .option(
+      '--full',
+      'add up every entry of the ledger, not only those after the days the worker has closed (slower on a large ledger)',
+    )
+    .action(async (opts: { full?: boolean }, cmd: Command) => {
+      const path = `/admin/v1/ledger/verify${opts.full ? '?full=true' : ''}`;
+      const r = await adminRequest(cmd, 'GET', path, undefined, 'ledger verify');
       const mismatches = (r.mismatches as Row[] | undefined) ?? [];
       const unbalanced = (r.unbalanced_kinds as Row[] | undefined) ?? [];
       const checked = `${String(r.wallets_checked)} wallet(s) checked (${String(r.platform_wallets_checked ?? 0)} of the platform)`;
