@@ -4,8 +4,19 @@ import { randomBytes } from 'node:crypto';
 import { encryptJson } from '@payrail/protocol';
 import pg from 'pg';
 import { adminCall, fundedBenchMerchant } from './benchMerchant.ts';
-import { appName, startBenchServer } from './benchServer.ts';
-import { benchPayout, cpuMsOf, rssOf, send, sleep } from './common.ts';
+import { appName, startBenchServer, type BenchServer } from './benchServer.ts';
+import {
+  benchPayout,
+  buildServer,
+  cpuMsOf,
+  freePort,
+  rssOf,
+  send,
+  sleep,
+  spawnServer,
+  stopChild,
+  waitHealthy,
+} from './common.ts';
 
 /** Payouts drained by the scenario. */
 export const DRAIN_PAYOUTS = Number(process.env.BENCH_DRAIN_PAYOUTS ?? 10_000);
@@ -13,6 +24,13 @@ export const DRAIN_PAYOUTS = Number(process.env.BENCH_DRAIN_PAYOUTS ?? 10_000);
 export const DRAIN_TARGET_S = { postgres: 20, pglite: 40 } as const;
 /** Issue 20's target for the PGlite server's resident memory during the drain. */
 export const DRAIN_RSS_TARGET_MB = 300;
+/**
+ * PostgreSQL only: drain into this existing database instead of a fresh schema (a URL whose search_path holds
+ * Payrail's tables, e.g. the schema `BENCH_ONLY=scale BENCH_SCALE_KEEP=1` kept), to compare the drain on a large
+ * database with one on an empty schema (issue 35). The server's start migrates it; the drain adds its merchants and
+ * payouts to it, and it is never dropped.
+ */
+const EXISTING = process.env.BENCH_DRAIN_DATABASE_URL;
 const MERCHANTS = 100;
 const STEP_MS = 50;
 const CONNECTIONS = 32;
@@ -125,6 +143,41 @@ async function stuck(url: string, adminToken: string): Promise<string> {
 }
 
 /**
+ * The bench server on an existing database (BENCH_DRAIN_DATABASE_URL): startBenchServer's settings, its backends
+ * named as startBenchServer's are (backendCpu finds them by application_name), and nothing removed when it stops.
+ */
+async function serverOnExisting(
+  databaseUrl: string,
+  o: { env: NodeJS.ProcessEnv; adminToken: string; settings: Record<string, string> },
+): Promise<BenchServer> {
+  const u = new URL(databaseUrl);
+  u.searchParams.set('application_name', appName('srv'));
+  const port = await freePort();
+  await buildServer();
+  const child = spawnServer(
+    {
+      ...o.env,
+      DATABASE_URL: u.toString(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PAYRAIL_ADMIN_TOKEN: o.adminToken,
+      LOG_LEVEL: 'warn',
+      PAYRAIL_RATE_LIMIT_PER_MINUTE: '1000000000',
+      ...o.settings,
+    },
+    (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitHealthy(`${url}/healthz`, child);
+  } catch (err) {
+    await stopChild(child);
+    throw err;
+  }
+  return { url, child, stop: () => stopChild(child) };
+}
+
+/**
  * The drain scenario of issue 13: 10,000 sandbox payouts (a hundred merchants, single initiations over 32 connections)
  * with a 50 ms sandbox step, timed from the first request until every payout has reached SUCCESS and its
  * `payout.success` webhook has been delivered to a local receiver.
@@ -134,15 +187,17 @@ export async function benchDrain(
   o: { databaseUrl?: string; env: NodeJS.ProcessEnv; adminToken: string; log: (m: string) => void },
 ): Promise<DrainResult> {
   const receiver = await successCounter();
-  const server = await startBenchServer(engine, {
-    ...o,
-    // Tokens are taken before the clock starts: they must outlive a slow run (a loaded machine).
-    settings: {
-      PAYRAIL_SANDBOX_STEP_MS: String(STEP_MS),
-      PAYRAIL_WEBHOOK_ALLOW_PRIVATE: 'true',
-      PAYRAIL_TOKEN_TTL_SECONDS: '3600',
-    },
-  });
+  // Tokens are taken before the clock starts: they must outlive a slow run (a loaded machine).
+  const settings = {
+    PAYRAIL_SANDBOX_STEP_MS: String(STEP_MS),
+    PAYRAIL_WEBHOOK_ALLOW_PRIVATE: 'true',
+    PAYRAIL_TOKEN_TTL_SECONDS: '3600',
+  };
+  const existing = engine === 'postgres' ? EXISTING : undefined;
+  if (existing) o.log(`drain: into the existing database ${existing}`);
+  const server = existing
+    ? await serverOnExisting(existing, { ...o, settings })
+    : await startBenchServer(engine, { ...o, settings });
   let rssPeak = 0;
   let stopRss = () => {};
   try {
@@ -163,7 +218,8 @@ export async function benchDrain(
     const clientBefore = process.cpuUsage();
     const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
     const target = new URL(server.url);
-    const backends = engine === 'postgres' && o.databaseUrl ? backendCpu(o.databaseUrl) : null;
+    const backendsUrl = existing ?? o.databaseUrl;
+    const backends = engine === 'postgres' && backendsUrl ? backendCpu(backendsUrl) : null;
     await backends?.start();
     const started = performance.now();
     const rss = setInterval(() => {

@@ -45,6 +45,8 @@ import { benchTokens, tokenTable } from './tokenBench.ts';
  * through the launcher's PAYRAIL_NODE_FLAGS), BENCH_SERVER_OUTPUT (a file that gets the spawned processes' output too, e.g. --trace-gc's),
  * BENCH_ONLY=bulk (only the bulk scenario of bench/bulk.ts), BENCH_BULK_ROUNDS (its measured rounds, default 5),
  * BENCH_ONLY=drain (only the drain of bench/drain.ts), BENCH_DRAIN=0 (the table without the drain),
+ * BENCH_DRAIN_DATABASE_URL (PostgreSQL: the drain runs in this existing database, a URL with its search_path, e.g. the
+ * schema BENCH_SCALE_KEEP=1 kept, instead of a fresh schema; BENCH_DATABASE_URL is still needed for the engine),
  * BENCH_ONLY=recon (only the reconciliation import of bench/recon.ts; BENCH_RECON_ENTRIES, BENCH_RECON_ROUNDS),
  * BENCH_ONLY=invoices (a month's tax invoice run of bench/invoices.ts; BENCH_INVOICE_MERCHANTS,
  * BENCH_INVOICE_TRANSACTIONS),
