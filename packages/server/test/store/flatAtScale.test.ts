@@ -6,6 +6,7 @@ import { MerchantService } from '../../src/services/MerchantService.ts';
 import type { Database, Queryable } from '../../src/store/Database.ts';
 import { migrate } from '../../src/store/migrate.ts';
 import { PayoutRepository } from '../../src/store/repositories/PayoutRepository.ts';
+import { PayoutStepRepository } from '../../src/store/repositories/PayoutStepRepository.ts';
 import { StatementRepository } from '../../src/store/repositories/StatementRepository.ts';
 import { StatsRepository } from '../../src/store/repositories/StatsRepository.ts';
 import { WebhookRepository } from '../../src/store/repositories/WebhookRepository.ts';
@@ -105,23 +106,30 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('reads that stay flat at 
   /**
    * The plans of every statement `run` sends, as text: the plan for its parameters, and the generic plan that a
    * prepared statement (the server's, on PostgreSQL) may keep after five runs, which sees `$n`, not the values;
-   * each string holds both, GENERIC between them.
+   * each string holds both, GENERIC between them. `settings` (`name = value`) are set for both, as a function's own
+   * SET clauses are for its statement.
    */
-  async function plansOf(run: (q: Queryable) => Promise<unknown>): Promise<string[]> {
+  async function plansOf(run: (q: Queryable) => Promise<unknown>, settings: string[] = []): Promise<string[]> {
     const plans: string[] = [];
     for (const { sql, params } of await statementsOf(run)) {
-      const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params);
+      const { rows } = await db.transaction(async (tx) => {
+        for (const setting of settings) await tx.query(`SET LOCAL ${setting}`);
+        return tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params);
+      });
       const custom = rows.map((r) => r['QUERY PLAN']).join('\n');
       const client = generic as pg.Client;
+      for (const setting of settings) await client.query(`SET ${setting}`);
       await client.query(`PREPARE flat_generic AS ${sql}`);
-      // EXECUTE takes its arguments as text in the statement, not as bound parameters.
-      const args = params
-        .map((v) => (v === null ? 'NULL' : client.escapeLiteral(v instanceof Date ? v.toISOString() : String(v))))
-        .join(', ');
+      // EXECUTE takes its arguments as text in the statement, not as bound parameters (arrays as array literals,
+      // of plain identifiers here).
+      const text = (v: unknown) =>
+        v instanceof Date ? v.toISOString() : Array.isArray(v) ? `{${v.join(',')}}` : String(v);
+      const args = params.map((v) => (v === null ? 'NULL' : client.escapeLiteral(text(v)))).join(', ');
       const explained = await client.query<{ 'QUERY PLAN': string }>(
         `EXPLAIN EXECUTE flat_generic${params.length ? `(${args})` : ''}`,
       );
       await client.query('DEALLOCATE flat_generic');
+      for (const setting of settings) await client.query(`RESET ${setting.split('=')[0] as string}`);
       const genericPlan = explained.rows.map((r) => r['QUERY PLAN']).join('\n');
       plans.push(`${custom}${GENERIC}${genericPlan}`);
     }
@@ -199,5 +207,38 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('reads that stay flat at 
       StatementRepository.entries(q, busy.wallet, { from, to: new Date(from.getTime() + DAY) }, 20_001),
     );
     expectIndex(entries as string, 'ledger_by_wallet_time');
+  });
+
+  it("the worker's webhook claim: due deliveries in order, each one's earlier ones probed by subject", async () => {
+    // The claim is a function (migration 045) with planner settings of its own: its statement is explained as it
+    // runs, with those settings and its arguments as parameters. The statistics say that hardly any delivery is
+    // pending, as on any large database; a plan that believed them read every pending delivery for each candidate.
+    const { rows } = await db.query<{ prosrc: string; proconfig: string[] }>(
+      `SELECT prosrc, proconfig FROM pg_proc
+        WHERE proname = 'webhook_deliveries_claim' AND pronamespace = current_schema()::regnamespace`,
+    );
+    const fn = rows[0] as { prosrc: string; proconfig: string[] };
+    expect(fn.proconfig).toEqual(['enable_sort=off', 'enable_bitmapscan=off']);
+    const body = fn.prosrc
+      .replace(/\bp_limit\b/g, '$1::int')
+      .replace(/\bp_lease_ms\b/g, '$2::float8')
+      .replace(/\bp_owner\b/g, '$3::text');
+    const [claim] = await plansOf((q) => q.query(body, [64, 30_000, 'owner']), fn.proconfig);
+    expectIndex(claim as string, 'Index Scan using webhook_deliveries_due on webhook_deliveries d');
+    for (const plan of (claim as string).split(GENERIC)) {
+      expect(plan, claim).toMatch(
+        /Index Scan using webhook_deliveries_by_subject on webhook_deliveries e [^\n]*\n\s+Index Cond: \(\(subject_id = d\.subject_id\) AND \(seq < d\.seq\)\)/,
+      );
+    }
+  });
+
+  it("the worker's submission claim finds its payouts by primary key, never by their status", async () => {
+    // No payout is INITIATED in these statistics, as between bursts: an index of the status (payouts_by_status, or
+    // the open payouts' partial index) looks like one row, and reading it would read the whole backlog.
+    const { rows } = await db.query<{ id: string }>('SELECT id FROM payouts ORDER BY id DESC LIMIT 64');
+    const ids = rows.map((r) => r.id);
+    const [claim] = await plansOf((q) => PayoutStepRepository.claimSubmissions(q, ids));
+    expectIndex(claim as string, 'Index Scan using payouts_pkey');
+    expect(claim).not.toMatch(/payouts_by_status|payouts_open_by_wallet/);
   });
 });

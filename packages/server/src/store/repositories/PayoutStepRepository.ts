@@ -31,12 +31,20 @@ export const PayoutStepRepository = {
    * `PayoutRepository.claimSubmission` for several payouts in one statement (committed before any connector is
    * called): the payouts claimed, by id. A payout no longer INITIATED, or carrying a rail error other than a
    * temporary refusal, is not claimed.
+   *
+   * "Still INITIATED" is written as none of the statuses after it (the table's CHECK lists all six), so that only the
+   * primary key can find the rows: `status = 'INITIATED'` let the planner answer from payouts_by_status or the
+   * partial payouts_open_by_wallet, which statistics taken between bursts (nearly every payout final) price at
+   * about one row, and the claim then read every INITIATED payout of the backlog (and each dead entry left since
+   * the last vacuum) to find its few (issue 35: 12 → 22 ms a claim during a drain at 300,000 payouts, 59 ms
+   * after three drains). test/store/flatAtScale.test.ts holds the plan.
    */
   async claimSubmissions(q: Queryable, ids: readonly string[]): Promise<Map<string, Payout>> {
     if (ids.length === 0) return new Map();
     const { rows } = await q.query<PayoutRow>(
       `UPDATE payouts SET submitted_at = coalesce(submitted_at, now()), submit_attempts = submit_attempts + 1
-        WHERE id = ANY($1::text[]) AND status = 'INITIATED' AND (rail_error IS NULL OR rail_retry_since IS NOT NULL)
+        WHERE id = ANY($1::text[]) AND status NOT IN ('PROCESSING', 'PENDING', 'SUCCESS', 'FAILED', 'REFUNDED')
+          AND (rail_error IS NULL OR rail_retry_since IS NOT NULL)
         RETURNING *`,
       [[...new Set(ids)]],
     );
