@@ -168,6 +168,11 @@ interface Measured extends LoadResult {
   cpuMsPerReq?: number;
   /** PostgreSQL backend CPU time per request, in ms (PostgreSQL only). */
   pgCpuMsPerReq?: number;
+  /**
+   * The load generator's CPU time per request, in ms (bench/driver.ts: HTTP client and reading the answers; bodies
+   * are encrypted before the run): on the same two cores as the server, so throughput is bounded by the three.
+   */
+  driverCpuMsPerReq?: number;
   /** How many initiations the server opened per statement (issue 34), when the scenario initiated. */
   groups?: GroupSizes | null;
 }
@@ -301,12 +306,15 @@ async function benchEngine(engine: Engine, driver: IpcChild<{ plan: DriverPlan }
       let baseCpu = 0;
       let dbCpu = 0;
       let baseDbCpu = 0;
+      let driverCpu = 0;
       const rounds = baseline ? ROUNDS : 1;
       const groupsBefore = await groupSnapshot(url);
       for (let round = 0; round < rounds; round++) {
         const before = cpuMsOf(server.pid) ?? 0;
         const dbBefore = await pgCpu('srv');
+        const driverBefore = cpuMsOf(driver.child.pid) ?? 0;
         runs.push(await driver.request({ plan: plan(DURATION / rounds) }));
+        driverCpu += (cpuMsOf(driver.child.pid) ?? 0) - driverBefore;
         cpu += (cpuMsOf(server.pid) ?? 0) - before;
         dbCpu += spent(dbBefore, await pgCpu('srv'));
         if (baseline) {
@@ -320,11 +328,13 @@ async function benchEngine(engine: Engine, driver: IpcChild<{ plan: DriverPlan }
       const result: Measured = { ...summarize(runs) };
       result.cpuMsPerReq = cpu / Math.max(1, result.total);
       if (pgBackends) result.pgCpuMsPerReq = dbCpu / Math.max(1, result.total);
+      result.driverCpuMsPerReq = driverCpu / Math.max(1, result.total);
       result.groups = groupSizes(groupsBefore, await groupSnapshot(url));
       log(
         engine,
         `${label}: ${fmt(result)}; server CPU ${result.cpuMsPerReq.toFixed(2)} ms/req` +
           (pgBackends ? `, PostgreSQL CPU ${result.pgCpuMsPerReq?.toFixed(2)} ms/req` : '') +
+          `, load generator CPU ${result.driverCpuMsPerReq.toFixed(2)} ms/req` +
           (result.groups ? `; ${formatGroupSizes(result.groups)}` : ''),
       );
       const base: Measured | undefined = baseline ? { ...summarize(baseRuns) } : undefined;
