@@ -122,6 +122,9 @@ export class PayoutAdminService {
 
   /** The ledger check; `full` re-adds every entry instead of starting from the closed days (LedgerRepository.verify). */
   verifyLedger(full = false) {
-    return LedgerRepository.verify(this.db, full);
+    return this.db.transaction(async (tx) => {
+      await LedgerRepository.verifySnapshot(tx);
+      return LedgerRepository.verify(tx, full);
+    });
   }
 }

@@ -10,6 +10,7 @@ import { PayoutStepRepository } from '../../src/store/repositories/PayoutStepRep
 import { StatementRepository } from '../../src/store/repositories/StatementRepository.ts';
 import { StatsRepository } from '../../src/store/repositories/StatsRepository.ts';
 import { WebhookRepository } from '../../src/store/repositories/WebhookRepository.ts';
+import { statementsOf } from '../support/recordStatements.ts';
 import { testDatabases, type TestDatabase } from '../support/testDatabase.ts';
 
 /*
@@ -22,20 +23,6 @@ const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-20T06:30:00Z');
 const PAYOUTS = 120_000;
 const GENERIC = '\n--- generic plan ---\n';
-
-/** The statements a repository method sends, with their parameters (it gets no rows back). */
-async function statementsOf(run: (q: Queryable) => Promise<unknown>): Promise<{ sql: string; params: unknown[] }[]> {
-  const seen: { sql: string; params: unknown[] }[] = [];
-  const recorder = {
-    query: async (sql: string, params: unknown[] = []) => {
-      seen.push({ sql, params });
-      return { rows: [], rowCount: 0 };
-    },
-    exec: async () => undefined,
-  } as unknown as Queryable;
-  await run(recorder).catch(() => undefined);
-  return seen;
-}
 
 describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('reads that stay flat at scale (PostgreSQL plans)', () => {
   const dbs = testDatabases('postgres');

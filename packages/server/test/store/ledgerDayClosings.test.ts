@@ -8,6 +8,7 @@ import { migrate } from '../../src/store/migrate.ts';
 import { LedgerRepository } from '../../src/store/repositories/LedgerRepository.ts';
 import { LedgerClosingRepository } from '../../src/store/repositories/LedgerClosingRepository.ts';
 import { openingBalanceSql, StatementRepository } from '../../src/store/repositories/StatementRepository.ts';
+import { statementsOf } from '../support/recordStatements.ts';
 import { testDatabases, type TestDatabase } from '../support/testDatabase.ts';
 import { ENGINES } from '../support/testServer.ts';
 
@@ -251,8 +252,16 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))(
       expect(plan).not.toContain('"Seq Scan"');
       // A day's worth of pages, not a month's: the sum read at most the 300 entries after the closing (the busy
       // wallet's month is over 40 index pages).
-      const buffers = [...plan.matchAll(/"Shared Hit Blocks": (\d+)/g)].map((m) => Number(m[1]));
+      const buffers = [...plan.matchAll(/"Shared Hit Blocks":\s*(\d+)/g)].map((m) => Number(m[1]));
+      expect(buffers.length).toBeGreaterThan(0);
       expect(Math.max(...buffers)).toBeLessThan(20);
+      // The ledger check's two statements: each wallet's last closing and the range after it; the closed days' kind
+      // totals and, per wallet, the range after them. No statement reads the whole ledger.
+      for (const { sql, params } of await statementsOf((q) => LedgerRepository.verify(q))) {
+        const verifyPlan = JSON.stringify((await db.query(`EXPLAIN (FORMAT JSON) ${sql}`, params)).rows);
+        expect(verifyPlan, sql).toContain('ledger_by_wallet_time');
+        expect(verifyPlan, sql).not.toMatch(/"Seq Scan"[^}]*"Relation Name":\s*"ledger_entries"/);
+      }
     });
   },
 );
