@@ -120,7 +120,8 @@ export class WalletStatementService {
         const wallet = await WalletRepository.findById(tx, walletId);
         if (!wallet || !inScope(scope, wallet.merchantId)) return 'not_found';
         const opening = await StatementRepository.openingBalance(tx, walletId, range.from);
-        await this.pump(tx, walletId, range, opening, null, sink, () => {
+        const span = await StatementRepository.idSpan(tx, walletId, range);
+        await this.pump(tx, walletId, range, opening, span, sink, () => {
           started = true;
         });
         return 'sent';
@@ -129,7 +130,10 @@ export class WalletStatementService {
     const wallet = await WalletRepository.findById(this.db, walletId);
     if (!wallet || !inScope(scope, wallet.merchantId)) return 'not_found';
     const { opening, lastId } = await StatementRepository.openingBalanceAndLastId(this.db, walletId, range.from);
-    await this.pump(this.db, walletId, range, opening, lastId, sink, () => {});
+    // Read after lastId: an entry of the range written since has a higher id, which upTo leaves out.
+    const span = await StatementRepository.idSpan(this.db, walletId, range);
+    const upTo = span.upTo === null || span.upTo > lastId ? lastId : span.upTo;
+    await this.pump(this.db, walletId, range, opening, { after: span.after, upTo }, sink, () => {});
     return 'sent';
   }
 
@@ -139,14 +143,14 @@ export class WalletStatementService {
     walletId: string,
     range: { from: Date | null; to: Date | null },
     opening: bigint,
-    upTo: bigint | null,
+    span: { after: bigint; upTo: bigint | null },
     sink: StatementSink,
     onStart: () => void,
   ): Promise<void> {
     const page = (after: bigint) =>
-      StatementRepository.entryPage(q, walletId, range, { after, upTo }, STATEMENT_PAGE_ENTRIES);
+      StatementRepository.entryPage(q, walletId, range, { after, upTo: span.upTo }, STATEMENT_PAGE_ENTRIES);
     const totals = openingTotals(opening);
-    let rows = await page(0n);
+    let rows = await page(span.after);
     onStart();
     sink.start({ walletId, ...range, opening, readAt: new Date(this.clock()), firstAt: rows[0]?.at ?? null });
     while (rows.length > 0) {
