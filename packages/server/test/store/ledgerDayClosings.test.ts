@@ -123,6 +123,16 @@ describe.each(ENGINES)('ledger day closings on %s', (engine) => {
                                AND e.created_at < ((c.day + 1)::timestamp AT TIME ZONE 'UTC'))`,
     );
     expect(BigInt((rows[0] as { wrong: bigint }).wrong)).toBe(0n);
+    // And each closed day's kind totals are that day's plain sums per kind, no closed day's kind missing.
+    const kinds = await db.query<{ wrong: bigint }>(
+      `SELECT count(*)::int8 AS wrong
+         FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, kind, sum(amount) AS total
+                 FROM ledger_entries GROUP BY 1, 2) p
+         FULL JOIN ledger_day_kind_totals t ON t.day = p.day AND t.kind = p.kind
+        WHERE coalesce(p.day, t.day) < (SELECT closed_until FROM ledger_closings)
+          AND (p.total IS DISTINCT FROM t.total)`,
+    );
+    expect(BigInt((kinds.rows[0] as { wrong: bigint }).wrong)).toBe(0n);
   });
 
   it('verify from the closings finds what the full re-add finds: a balance moved by hand, a one-sided fee', async () => {

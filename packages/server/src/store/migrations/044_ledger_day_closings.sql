@@ -14,9 +14,8 @@
 --
 -- ledger_day_kind_totals (day, kind, total, on_platform): the sum of each kind's entries over all wallets that day,
 -- and whether any of them is on a platform wallet (fees, GST, recovery: the other side of a double entry), for the
--- same days. With the closings they let
--- GET /admin/v1/ledger/verify add only the entries of the days not yet closed (LedgerRepository.verify); `?full=true`
--- still re-adds every entry.
+-- same days. With the closings they let GET /admin/v1/ledger/verify add only the entries of the days not yet closed
+-- (LedgerRepository.verify); `?full=true` still re-adds every entry.
 --
 -- When a day is final: every entry created before its end has been committed or rolled back, which holds once
 -- no transaction that started before its end is still open (created_at is its transaction's start). The closing
@@ -113,15 +112,19 @@ BEGIN
       SELECT c.closing FROM ledger_day_closings c
        WHERE c.wallet_id = w.id AND c.day < v_from
        ORDER BY c.day DESC LIMIT 1) prev ON true;
-  -- The same days' totals per kind: the wallets' day sums above, read again per kind (a range of
-  -- ledger_by_wallet_time per wallet, with each entry's kind from the table).
+  -- The same days' totals per kind: per wallet, the same range read again by day and kind (each entry's kind from
+  -- the table), then added up over the wallets. Per wallet, as a lateral with its own GROUP BY, so that the range
+  -- stays an index range for any plan (as a plain join, a generic plan may read the whole ledger).
   INSERT INTO ledger_day_kind_totals (day, kind, total, on_platform)
-  SELECT (e.created_at AT TIME ZONE 'UTC')::date, e.kind, sum(e.amount),
-         coalesce(bool_or(w.platform_kind IN ('fees', 'gst', 'recovery')), false)
+  SELECT k.day, k.kind, sum(k.total), coalesce(bool_or(w.platform_kind IN ('fees', 'gst', 'recovery')), false)
     FROM wallets w
-    JOIN ledger_entries e ON e.wallet_id = w.id
-     AND e.created_at >= (v_from::timestamp AT TIME ZONE 'UTC')
-     AND e.created_at < (v_to::timestamp AT TIME ZONE 'UTC')
+    CROSS JOIN LATERAL (
+      SELECT (e.created_at AT TIME ZONE 'UTC')::date AS day, e.kind, sum(e.amount) AS total
+        FROM ledger_entries e
+       WHERE e.wallet_id = w.id
+         AND e.created_at >= (v_from::timestamp AT TIME ZONE 'UTC')
+         AND e.created_at < (v_to::timestamp AT TIME ZONE 'UTC')
+       GROUP BY 1, 2) k
    GROUP BY 1, 2;
   UPDATE ledger_closings SET closed_until = v_to;
   RETURN v_to - v_from;
