@@ -76,7 +76,7 @@ export const StatementRepository = {
 
   /**
    * The id span of the wallet's entries with from ≤ created_at < to, as entryPage's bounds: `after` just below the
-   * first, `upTo` the last (both 0 when there is none, so that no page finds one). Without either bound, none is
+   * first, `upTo` the last (both 0 when there is none, so that no page finds one). With neither bound, none is
    * read: the pages start at the wallet's first entry or run to its last anyway. The pages walk the wallet's entries
    * in id order (ledger_by_wallet); without the span, a day ten days back of a wallet with years of history walked
    * every earlier entry to reach the day and every later one to leave it (180-280 ms for 4,981 entries of a wallet of
