@@ -12,8 +12,8 @@
 --
 -- Now every group, of one or more, takes its wallets first, then its payouts' rows, then its allowance rows: two
 -- groups with one sender_id on one wallet (a request sent again names the same wallet) meet at the wallet, and the
--- second waits there for the first, before inserting anything. A group of one locks its wallet only (one key
--- lookup; its allowance rows follow the wallet inside payout_open, in the same order as a group's); a foreign wallet
+-- second waits there for the first, before inserting anything. A group of one locks its wallet only, by the same
+-- loop (its allowance rows follow the wallet inside payout_open, in the same order as a group's); a foreign wallet
 -- matches no row here and is refused by payout_open_checked before any lock, as alone. Everything else is 042's.
 CREATE OR REPLACE FUNCTION payout_open_many(
   p_ids text[], p_merchants text[], p_cvs int4[], p_wallets text[], p_senders text[], p_amounts int8[],
@@ -28,15 +28,16 @@ DECLARE
   v_merchant text;
   v_period text;
 BEGIN
-  IF coalesce(array_length(p_ids, 1), 0) = 1 THEN
-    PERFORM 1 FROM wallets WHERE id = p_wallets[1] AND merchant_id = p_merchants[1] FOR NO KEY UPDATE;
-  ELSIF coalesce(array_length(p_ids, 1), 0) > 1 THEN
-    -- 042's: each row by its primary key, one statement a row, in order (see there why not set-based).
-    FOR v_wallet, v_merchant IN
-      SELECT DISTINCT u.wallet, u.merchant FROM unnest(p_wallets, p_merchants) AS u (wallet, merchant) ORDER BY 1, 2
-    LOOP
-      PERFORM 1 FROM wallets WHERE id = v_wallet AND merchant_id = v_merchant FOR NO KEY UPDATE;
-    END LOOP;
+  -- Every group, of one too: its wallets, each by its primary key, one statement a row, in order (042's, see there
+  -- why not set-based).
+  FOR v_wallet, v_merchant IN
+    SELECT DISTINCT u.wallet, u.merchant FROM unnest(p_wallets, p_merchants) AS u (wallet, merchant) ORDER BY 1, 2
+  LOOP
+    PERFORM 1 FROM wallets WHERE id = v_wallet AND merchant_id = v_merchant FOR NO KEY UPDATE;
+  END LOOP;
+  -- A larger group then its existing allowance rows; a group of one leaves them to payout_open, which takes them
+  -- after the wallet in the same order.
+  IF coalesce(array_length(p_ids, 1), 0) > 1 THEN
     FOR v_merchant, v_period IN
       SELECT DISTINCT p.merchant, p.period
         FROM (SELECT u.merchant, 'D' || u.day AS period FROM unnest(p_merchants, p_days) AS u (merchant, day)
