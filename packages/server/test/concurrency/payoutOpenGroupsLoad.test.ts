@@ -1,4 +1,4 @@
-import { formatPaise, istDay } from '@payrail/protocol';
+import { formatPaise, istDay, PayoutCodes } from '@payrail/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Payout } from '../../src/domain/Payout.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -82,18 +82,20 @@ interface Answer {
   data: Record<string, unknown> | undefined;
 }
 
-/** HTTP status of each code an initiation may get here (packages/protocol/src/codes.ts, PayoutCodes). */
-const HTTP_OF: Record<number, number> = {
-  2000: 200,
-  4002: 422,
-  4003: 400,
-  4007: 400,
-  4008: 400,
-  4009: 409,
-  4010: 422,
-  4013: 422,
-  4016: 400,
-};
+/** HTTP status of each code an initiation may get here, from the protocol's table (codes are per operation). */
+const HTTP_OF: Record<number, number> = Object.fromEntries(
+  [
+    PayoutCodes.initiated,
+    PayoutCodes.insufficientBalance,
+    PayoutCodes.invalidBeneficiary,
+    PayoutCodes.invalidIfsc,
+    PayoutCodes.invalidAccountNumber,
+    PayoutCodes.duplicateSenderId,
+    PayoutCodes.dailyLimitExceeded,
+    PayoutCodes.beneficiaryVerificationFailed,
+    PayoutCodes.invalidWallet,
+  ].map((c) => [c.code, c.http]),
+);
 
 /** Parses one instance's histogram of group sizes from /metrics. */
 function groupSizes(metrics: string) {
