@@ -15,12 +15,4 @@ export const LedgerClosingRepository = {
     const { rows } = await q.query<{ closed: number }>('SELECT ledger_close_days($1) AS closed', [maxDays]);
     return Number(rows[0]?.closed ?? 0);
   },
-
-  /** The first UTC day not yet closed, as YYYY-MM-DD (null: none closed yet). */
-  async closedUntil(q: Queryable): Promise<string | null> {
-    const { rows } = await q.query<{ closed_until: string | null }>(
-      'SELECT closed_until::text AS closed_until FROM ledger_closings',
-    );
-    return rows[0]?.closed_until ?? null;
-  },
 };
