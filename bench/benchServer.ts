@@ -18,6 +18,13 @@ async function adminSql(url: string, sql: string): Promise<void> {
   }
 }
 
+/** `url` with its connections named appName(label). */
+function named(url: string, label: string): string {
+  const u = new URL(url);
+  u.searchParams.set('application_name', appName(label));
+  return u.toString();
+}
+
 /**
  * A fresh place for one process's database: a schema of the PostgreSQL at `databaseUrl` (its URL, with that
  * search_path and `appName(label)`), else a temporary directory for PGlite. `cleanups` gets what removes it.
@@ -35,8 +42,7 @@ export async function freshStorage(
     cleanups.push(() => adminSql(root, `DROP SCHEMA IF EXISTS ${schema} CASCADE`));
     const u = new URL(root);
     u.searchParams.set('options', `-c search_path=${schema}`);
-    u.searchParams.set('application_name', appName(label));
-    return u.toString();
+    return named(u.toString(), label);
   }
   const dir = await mkdtemp(join(tmpdir(), `payrail-bench-${label}-`));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
@@ -52,18 +58,27 @@ export interface BenchServer {
 
 /**
  * A Payrail server of its own for one bench scenario: PGlite in a temporary directory, or a fresh schema of the
- * PostgreSQL at `databaseUrl`. `settings` are its PAYRAIL_* variables beside the bench's defaults.
+ * PostgreSQL at `databaseUrl`; or, with `existing` (PostgreSQL: a URL whose search_path holds Payrail's tables), that
+ * database, which its start migrates and which is never dropped. `settings` are its PAYRAIL_* variables beside the
+ * bench's defaults. Its connections are named appName('srv') either way (bench/run.ts and bench/drain.ts read their
+ * backends' CPU by it).
  */
 export async function startBenchServer(
   engine: 'pglite' | 'postgres',
-  o: { databaseUrl?: string; env: NodeJS.ProcessEnv; adminToken: string; settings?: Record<string, string> },
+  o: {
+    databaseUrl?: string;
+    existing?: string;
+    env: NodeJS.ProcessEnv;
+    adminToken: string;
+    settings?: Record<string, string>;
+  },
 ): Promise<BenchServer> {
   const cleanups: (() => Promise<unknown>)[] = [];
   const cleanup = async () => {
     for (const step of cleanups) await step().catch(() => undefined);
   };
   try {
-    const place = await freshStorage(engine, 'srv', cleanups, o.databaseUrl);
+    const place = o.existing ? named(o.existing, 'srv') : await freshStorage(engine, 'srv', cleanups, o.databaseUrl);
     const storage = engine === 'postgres' ? { DATABASE_URL: place } : { PAYRAIL_DATA_DIR: place };
     const port = await freePort();
     await buildServer();

@@ -4,19 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { encryptJson } from '@payrail/protocol';
 import pg from 'pg';
 import { adminCall, fundedBenchMerchant } from './benchMerchant.ts';
-import { appName, startBenchServer, type BenchServer } from './benchServer.ts';
-import {
-  benchPayout,
-  buildServer,
-  cpuMsOf,
-  freePort,
-  rssOf,
-  send,
-  sleep,
-  spawnServer,
-  stopChild,
-  waitHealthy,
-} from './common.ts';
+import { appName, startBenchServer } from './benchServer.ts';
+import { benchPayout, cpuMsOf, rssOf, send, sleep } from './common.ts';
 
 /** Payouts drained by the scenario. */
 export const DRAIN_PAYOUTS = Number(process.env.BENCH_DRAIN_PAYOUTS ?? 10_000);
@@ -143,41 +132,6 @@ async function stuck(url: string, adminToken: string): Promise<string> {
 }
 
 /**
- * The bench server on an existing database (BENCH_DRAIN_DATABASE_URL): startBenchServer's settings, its backends
- * named as startBenchServer's are (backendCpu finds them by application_name), and nothing removed when it stops.
- */
-async function serverOnExisting(
-  databaseUrl: string,
-  o: { env: NodeJS.ProcessEnv; adminToken: string; settings: Record<string, string> },
-): Promise<BenchServer> {
-  const u = new URL(databaseUrl);
-  u.searchParams.set('application_name', appName('srv'));
-  const port = await freePort();
-  await buildServer();
-  const child = spawnServer(
-    {
-      ...o.env,
-      DATABASE_URL: u.toString(),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PAYRAIL_ADMIN_TOKEN: o.adminToken,
-      LOG_LEVEL: 'warn',
-      PAYRAIL_RATE_LIMIT_PER_MINUTE: '1000000000',
-      ...o.settings,
-    },
-    (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean),
-  );
-  const url = `http://127.0.0.1:${port}`;
-  try {
-    await waitHealthy(`${url}/healthz`, child);
-  } catch (err) {
-    await stopChild(child);
-    throw err;
-  }
-  return { url, child, stop: () => stopChild(child) };
-}
-
-/**
  * The drain scenario of issue 13: 10,000 sandbox payouts (a hundred merchants, single initiations over 32 connections)
  * with a 50 ms sandbox step, timed from the first request until every payout has reached SUCCESS and its
  * `payout.success` webhook has been delivered to a local receiver.
@@ -195,9 +149,7 @@ export async function benchDrain(
   };
   const existing = engine === 'postgres' ? EXISTING : undefined;
   if (existing) o.log(`drain: into the existing database ${existing}`);
-  const server = existing
-    ? await serverOnExisting(existing, { ...o, settings })
-    : await startBenchServer(engine, { ...o, settings });
+  const server = await startBenchServer(engine, { ...o, settings, ...(existing ? { existing } : {}) });
   let rssPeak = 0;
   let stopRss = () => {};
   try {
